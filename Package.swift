@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "SwiftYOLO",
+    products: [
+        .library(name: "SwiftYOLO", targets: ["SwiftYOLO"]),
+        .executable(name: "swift-yolo", targets: ["swift-yolo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; `make` installs the apt providers.
+        .systemLibrary(
+            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
+
+        // The engine.
+        .target(name: "YOLOTensor"),
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS"]),
+        .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels"]),
+
+        // Images in, detections out.
+        .target(name: "YOLOImage", dependencies: ["YOLOTensor"]),
+        .target(name: "YOLODetect", dependencies: ["YOLOTensor"]),
+
+        // The public facade and the command-line tool.
+        .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
+        .executableTarget(
+            name: "swift-yolo",
+            dependencies: ["SwiftYOLO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels"]),
+        .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
+        .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage"]),
+        .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// Kernels take and return `Tensor`s; users of the kernels get the type with them.
+@_exported import YOLOTensor

@@ -1,0 +1,54 @@
+import YOLOKernels
+
+/// Ultralytics' `Attention` (the multi-head self-attention of PSA blocks), over the `N = H·W`
+/// positions of a `[1, C, H, W]` map:
+/// per head, `q, k, v = split(qkv(x))`, `A = softmax((q·s)ᵀ k)`, `out = v Aᵀ`; then
+/// `proj(cat_heads(out) + pe(v))`, where `pe` is a depthwise 3×3 positional convolution.
+struct Attention: Module {
+    let qkv: Conv
+    let proj: Conv
+    let pe: Conv
+    let heads: Int
+    let keyDimension: Int
+    let headDimension: Int
+    /// `keyDimension^(-1/2)`.
+    let scale: Float
+
+    init(_ weights: WeightScope, dimension: Int, heads: Int = 8, attentionRatio: Double = 0.5) throws {
+        self.heads = heads
+        headDimension = dimension / heads
+        keyDimension = Int(Double(headDimension) * attentionRatio)
+        scale = 1 / Float(keyDimension).squareRoot()
+        let qkvChannels = dimension + 2 * keyDimension * heads
+        qkv = try Conv(weights.child("qkv"), inputChannels: dimension, outputChannels: qkvChannels)
+        proj = try Conv(weights.child("proj"), inputChannels: dimension, outputChannels: dimension)
+        pe = try Conv(weights.child("pe"), inputChannels: dimension, outputChannels: dimension, kernelSize: 3, groups: dimension)
+    }
+
+    func callAsFunction(_ x: Tensor) -> Tensor {
+        let (channels, height, width) = x.chw
+        let n = height * width
+        let qkvMap = qkv(x)  // [heads · (2·kd + hd), N]: per head q [kd, N], k [kd, N], v [hd, N]
+        let values = Tensor.featureMap(channels: channels, height: height, width: width)  // v of every head, [C, N]
+        let attended = Tensor.featureMap(channels: channels, height: height, width: width)
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: n * n)
+        let scaledQueries = UnsafeMutablePointer<Float>.allocate(capacity: keyDimension * n)
+        defer { scores.deallocate(); scaledQueries.deallocate() }
+        for head in 0..<heads {
+            let q = qkvMap.data + head * (2 * keyDimension + headDimension) * n
+            let k = q + keyDimension * n
+            let v = k + keyDimension * n
+            for i in 0..<(keyDimension * n) { scaledQueries[i] = q[i] * scale }
+            // [N, kd] x [kd, N] -> [N, N]: scores[i, j] = Σ_d (q·s)[d, i] k[d, j]
+            sgemm(m: n, n: n, k: keyDimension, a: scaledQueries, lda: n, transposeA: true, b: k, ldb: n, c: scores, ldc: n)
+            softmaxRowsInPlace(scores, rows: n, columns: n)
+            // [hd, N] x [N, N]ᵀ -> [hd, N]: out[c, i] = Σ_j v[c, j] A[i, j]
+            sgemm(m: headDimension, n: n, k: n, a: v, lda: n, b: scores, ldb: n, transposeB: true,
+                  c: attended.data + head * headDimension * n, ldc: n)
+            (values.data + head * headDimension * n).update(from: v, count: headDimension * n)
+        }
+        return proj(attended.adding(pe(values)))
+    }
+
+    var parameterCount: Int { qkv.parameterCount + proj.parameterCount + pe.parameterCount }
+}

@@ -1,0 +1,35 @@
+import YOLOKernels
+
+/// Ultralytics' `C3k2` (a `C2f` whose inner blocks are `Bottleneck`s or `C3k`s):
+/// `y = split(cv1(x), 2)`, each inner block appends `m_i(y.last)`, then `cv2(cat(y))`.
+struct C3k2: Module {
+    let cv1: Conv
+    let cv2: Conv
+    let m: [any Module]
+    /// Channels of each half of `cv1`'s output: `Int(C_out · e)`.
+    let hidden: Int
+
+    /// - Parameter usesC3k: inner blocks are `C3k(c, c, 2)` instead of `Bottleneck(c, c)`.
+    init(_ weights: WeightScope, inputChannels: Int, outputChannels: Int, repeats: Int = 1, usesC3k: Bool = false,
+         expansion: Double = 0.5, groups: Int = 1, shortcut: Bool = true) throws {
+        hidden = Int(Double(outputChannels) * expansion)
+        cv1 = try Conv(weights.child("cv1"), inputChannels: inputChannels, outputChannels: 2 * hidden)
+        cv2 = try Conv(weights.child("cv2"), inputChannels: (2 + repeats) * hidden, outputChannels: outputChannels)
+        let hidden = hidden
+        m = try (0..<repeats).map { index -> any Module in
+            let scope = weights.child("m").child(index)
+            return usesC3k
+                ? try C3k(scope, inputChannels: hidden, outputChannels: hidden, repeats: 2, shortcut: shortcut, groups: groups)
+                : try Bottleneck(scope, inputChannels: hidden, outputChannels: hidden, shortcut: shortcut, groups: groups)
+        }
+    }
+
+    func callAsFunction(_ x: Tensor) -> Tensor {
+        let y = cv1(x)
+        var parts = [y.channels(0..<hidden), y.channels(hidden..<(2 * hidden))]
+        for block in m { parts.append(block(parts[parts.count - 1])) }
+        return cv2(Tensor.concatenatingChannels(parts))
+    }
+
+    var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.reduce(0) { $0 + $1.parameterCount } }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import YOLOKernels
+
+/// A YOLO11 detection network built from a weights file, mirroring Ultralytics' `DetectionModel`:
+/// the layers come from the yaml in the file, widths and repeats from its scale, tensors by their
+/// state-dict names. Immutable once built, so one model may run on several threads at once.
+public final class DetectionModel: Sendable {
+    public let file: String
+    public let description: ModelDescription
+    public let layers: [Layer]
+    /// The file's metadata, for reporting (source checkpoint, converter, versions).
+    public let metadata: JSONValue
+    /// For each layer, the last layer that reads its output (its buffer can go after that).
+    private let lastReader: [Int]
+
+    /// Loads and validates the weights file at `path` and builds the network.
+    public convenience init(path: String) throws {
+        try self.init(file: TensorFile(path: path))
+    }
+
+    public init(file: TensorFile) throws {
+        try file.requireKind("weights")
+        self.file = file.path
+        self.metadata = file.metadata
+        let description = try ModelDescription(metadata: file.metadata, file: file.path)
+        self.description = description
+        let loader = try WeightLoader(file: file)
+        self.layers = try ModelBuilder(description: description, loader: loader).build()
+        try loader.requireAllTaken()
+        var lastReader = Array(layers.indices)
+        for layer in layers {
+            for source in layer.from where source >= 0 { lastReader[source] = max(lastReader[source], layer.index) }
+        }
+        self.lastReader = lastReader
+    }
+
+    public var classNames: [String] { description.classNames }
+    public var classCount: Int { description.classCount }
+    public var strides: [Int] { description.strides }
+    /// The largest stride: input sides must be multiples of it.
+    public var maximumStride: Int { description.strides.max() ?? 32 }
+
+    public var storedParameterCount: Int { layers.reduce(0) { $0 + $1.storedParameterCount } }
+    public var foldedParameterCount: Int { layers.reduce(0) { $0 + $1.foldedParameterCount } }
+
+    /// Runs the network on a preprocessed `[1, 3, H, W]` image (RGB in [0, 1], sides multiples of the
+    /// largest stride) and returns the head output `[1, 4 + nc, anchors]`.
+    ///
+    /// - Parameter observe: called with each top-level layer's index and output, in order.
+    public func callAsFunction(_ input: Tensor, observe: ((Int, Tensor) -> Void)? = nil) throws -> Tensor {
+        try validate(input)
+        var outputs = [Tensor?](repeating: nil, count: layers.count)
+        var previous = input
+        for layer in layers {
+            let inputs = layer.from.map { $0 == -1 ? previous : outputs[$0]! }
+            let output: Tensor
+            switch layer.operation {
+            case let .module(module): output = module(inputs[0])
+            case .concat: output = Tensor.concatenatingChannels(inputs)
+            case let .detect(detect): output = detect(inputs)
+            }
+            observe?(layer.index, output)
+            outputs[layer.index] = output
+            for source in layer.from where source >= 0 && lastReader[source] <= layer.index { outputs[source] = nil }
+            previous = output
+        }
+        return previous
+    }
+
+    /// Throws unless `input` is a `[1, C_in, H, W]` map whose sides the strides divide.
+    public func validate(_ input: Tensor) throws {
+        guard input.rank == 4, input.shape[0] == 1, input.shape[1] == description.inputChannels else {
+            throw ModelError.invalidInput(reason: "expected a [1, \(description.inputChannels), H, W] tensor, got \(input.shape)")
+        }
+        let (height, width) = (input.shape[2], input.shape[3])
+        guard height > 0, width > 0, height % maximumStride == 0, width % maximumStride == 0 else {
+            throw ModelError.invalidInput(reason: "input size \(height)×\(width) is not a positive multiple of the stride \(maximumStride)")
+        }
+    }
+
+    /// Each layer's output shape for an input of `height × width`, without running the network.
+    public func outputShapes(height: Int, width: Int) -> [[Int]] {
+        var shapes: [[Int]] = []
+        var previous = (height, width)
+        for layer in layers {
+            let sizes = layer.from.map { $0 == -1 ? previous : (shapes[$0][2], shapes[$0][3]) }
+            let size: (Int, Int)
+            switch layer.operation {
+            case let .module(module):
+                size = module.outputSize(sizes[0])
+            case .concat:
+                size = sizes[0]
+            case let .detect(detect):
+                let anchors = sizes.reduce(0) { $0 + $1.0 * $1.1 }
+                shapes.append([1, 4 + detect.classCount, anchors])
+                previous = (0, 0)
+                continue
+            }
+            shapes.append([1, layer.outputChannels, size.0, size.1])
+            previous = size
+        }
+        return shapes
+    }
+}

@@ -1,0 +1,24 @@
+/// One top-level layer of the network (`model.<index>`), built from its yaml row.
+public struct Layer: Sendable {
+    /// What the layer computes from its inputs.
+    enum Operation: Sendable {
+        case module(any Module)
+        case concat
+        case detect(Detect)
+    }
+
+    public let index: Int
+    /// Indices of the layers whose outputs feed this one (`-1`: the previous layer).
+    public let from: [Int]
+    public let repeats: Int
+    /// The module's name as the yaml spells it (`Conv`, `C3k2`, `nn.Upsample`, …).
+    public let module: String
+    /// The module's constructor arguments after Ultralytics' `parse_model` resolved them (`[16, 32, 3, 2]`).
+    public let arguments: [JSONValue]
+    public let outputChannels: Int
+    /// Parameters as stored in the checkpoint (convolution weights, BatchNorm weights and biases).
+    public let storedParameterCount: Int
+    /// Parameters once BatchNorm is folded into the convolutions.
+    public let foldedParameterCount: Int
+    let operation: Operation
+}

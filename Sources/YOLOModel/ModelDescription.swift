@@ -1,0 +1,75 @@
+/// What a weights file says about its model: the Ultralytics yaml (layers, scales), the chosen scale,
+/// the classes and the strides. The graph is built from this, never from a hard-coded network.
+public struct ModelDescription: Sendable {
+    /// One `[from, repeats, module, args]` row of the yaml's `backbone` + `head`.
+    public struct LayerRow: Sendable {
+        public let from: [Int]
+        /// True when `from` was a single index in the yaml (the layer takes one input).
+        public let hasSingleInput: Bool
+        public let repeats: Int
+        public let module: String
+        public let arguments: [JSONValue]
+    }
+
+    public let rows: [LayerRow]
+    public let scale: String
+    /// `(depth, width, max_channels)` for `scale`.
+    public let depthMultiple: Double
+    public let widthMultiple: Double
+    public let maxChannels: Int
+    public let classCount: Int
+    public let classNames: [String]
+    public let strides: [Int]
+    public let inputChannels: Int
+
+    init(metadata: JSONValue, file: String) throws {
+        func invalid(_ reason: String) -> ModelError { .invalidDescription(file: file, reason: reason) }
+        guard metadata["task"]?.stringValue == "detect" else {
+            throw invalid("task is '\(metadata["task"]?.stringValue ?? "missing")', only 'detect' models are supported")
+        }
+        guard let yaml = metadata["yaml"], case .object = yaml else { throw invalid("'yaml' is missing") }
+        guard let backbone = yaml["backbone"]?.arrayValue, let head = yaml["head"]?.arrayValue else {
+            throw invalid("the yaml has no 'backbone' and 'head' lists")
+        }
+        rows = try (backbone + head).enumerated().map { index, row in
+            guard let fields = row.arrayValue, fields.count == 4,
+                  let repeats = fields[1].intValue, repeats >= 1,
+                  let module = fields[2].stringValue, let arguments = fields[3].arrayValue
+            else { throw invalid("layer \(index) is not a [from, repeats, module, args] row: \(row)") }
+            if let from = fields[0].intValue {
+                return LayerRow(from: [from], hasSingleInput: true, repeats: repeats, module: module, arguments: arguments)
+            }
+            guard let list = fields[0].arrayValue, !list.isEmpty else { throw invalid("layer \(index): bad 'from' \(fields[0])") }
+            let from = try list.map { value -> Int in
+                guard let index = value.intValue else { throw invalid("layer \(index): bad 'from' \(fields[0])") }
+                return index
+            }
+            return LayerRow(from: from, hasSingleInput: false, repeats: repeats, module: module, arguments: arguments)
+        }
+
+        guard let scale = metadata["scale"]?.stringValue ?? yaml["scale"]?.stringValue else { throw invalid("'scale' is missing") }
+        self.scale = scale
+        if let scales = yaml["scales"], case .object = scales {
+            guard let factors = scales[scale]?.arrayValue, factors.count == 3,
+                  let depth = factors[0].doubleValue, let width = factors[1].doubleValue, let maxChannels = factors[2].intValue
+            else { throw invalid("scale '\(scale)' has no [depth, width, max_channels] entry in the yaml's scales") }
+            (depthMultiple, widthMultiple, self.maxChannels) = (depth, width, maxChannels)
+        } else {
+            depthMultiple = yaml["depth_multiple"]?.doubleValue ?? 1
+            widthMultiple = yaml["width_multiple"]?.doubleValue ?? 1
+            maxChannels = Int.max
+        }
+
+        guard let classCount = metadata["nc"]?.intValue, classCount >= 1 else { throw invalid("'nc' is missing") }
+        self.classCount = classCount
+        guard let names = metadata["names"]?.arrayValue?.compactMap(\.stringValue), names.count == classCount else {
+            throw invalid("'names' must list \(classCount) class names")
+        }
+        classNames = names
+        guard let strides = metadata["stride"]?.arrayValue?.compactMap(\.intValue), !strides.isEmpty, strides.allSatisfy({ $0 > 0 }) else {
+            throw invalid("'stride' is missing")
+        }
+        self.strides = strides
+        inputChannels = yaml["channels"]?.intValue ?? yaml["ch"]?.intValue ?? 3
+    }
+}

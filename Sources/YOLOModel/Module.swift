@@ -1,0 +1,31 @@
+import YOLOKernels
+
+/// A block of the network with one input feature map and one output, in inference form.
+public protocol Module: Sendable {
+    /// Runs the block on a `[1, C, H, W]` feature map.
+    func callAsFunction(_ x: Tensor) -> Tensor
+    /// Parameters after BatchNorm folding (weights and biases of the convolutions it runs).
+    var parameterCount: Int { get }
+    /// The output's `(height, width)` for an input of `size`.
+    func outputSize(_ size: (Int, Int)) -> (Int, Int)
+}
+
+extension Module {
+    /// Most blocks keep the spatial size.
+    func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
+}
+
+/// Modules run one after another, as `nn.Sequential`.
+struct Sequential: Module {
+    let modules: [any Module]
+
+    func callAsFunction(_ x: Tensor) -> Tensor {
+        modules.reduce(x) { output, module in module(output) }
+    }
+
+    var parameterCount: Int { modules.reduce(0) { $0 + $1.parameterCount } }
+
+    func outputSize(_ size: (Int, Int)) -> (Int, Int) {
+        modules.reduce(size) { size, module in module.outputSize(size) }
+    }
+}

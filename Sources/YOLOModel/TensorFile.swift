@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One entry of a tensor file's table: where a named float32 tensor lies in the data section.
+public struct TensorEntry: Sendable, Equatable {
+    public let name: String
+    public let shape: [Int]
+    /// Byte offset of the first element from the start of the file.
+    public let fileOffset: Int
+    public var count: Int { shape.reduce(1, *) }
+}
+
+/// A memory-mapped SwiftYOLO tensor file (`docs/weight-file.md`): JSON metadata plus a table of
+/// 64-byte-aligned little-endian float32 tensors, validated completely on open so that every later
+/// access is in bounds. Tensors are used in place, without copying.
+public final class TensorFile: @unchecked Sendable {
+    public static let magic: [UInt8] = Array("SWYOLOTF".utf8)
+    public static let formatVersion: UInt32 = 1
+    static let headerSize = 64
+    static let maximumRank = 8
+    static let maximumNameLength = 1024
+
+    /// The path the file was opened from, as given (used in every error message).
+    public let path: String
+    public let metadata: JSONValue
+    /// The tensors in table order.
+    public let entries: [TensorEntry]
+    private let index: [String: Int]
+    private let mapping: UnsafeMutableRawPointer
+    private let mappedLength: Int
+
+    /// Opens, maps and validates the file at `path`.
+    public init(path: String) throws {
+        self.path = path
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw TensorFileError.unreadable(file: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw TensorFileError.unreadable(file: path, reason: String(cString: strerror(errno)))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw TensorFileError.unreadable(file: path, reason: "not a regular file")
+        }
+        let length = Int(status.st_size)
+        guard length >= Self.headerSize else {
+            if length >= 8, try Self.readPrefix(descriptor, count: 8) != Self.magic {
+                throw TensorFileError.notATensorFile(file: path)
+            }
+            throw TensorFileError.corruptHeader(file: path, reason: "file is \(length) bytes, shorter than the \(Self.headerSize)-byte header")
+        }
+        guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw TensorFileError.unreadable(file: path, reason: "mmap failed: \(String(cString: strerror(errno)))")
+        }
+        do {
+            let bytes = UnsafeRawBufferPointer(start: mapped, count: length)
+            let parsed = try Self.parse(bytes, path: path)
+            self.metadata = parsed.metadata
+            self.entries = parsed.entries
+        } catch {
+            munmap(mapped, length)
+            throw error
+        }
+        self.mapping = mapped
+        self.mappedLength = length
+        self.index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.name, $0) })
+    }
+
+    deinit { munmap(mapping, mappedLength) }
+
+    /// The entry named `name`, if the file has one.
+    public func entry(named name: String) -> TensorEntry? {
+        index[name].map { entries[$0] }
+    }
+
+    /// The tensor named `name`, borrowed from the mapping (read-only).
+    public func tensor(named name: String) throws -> Tensor {
+        guard let entry = entry(named: name) else { throw TensorFileError.missingTensor(file: path, tensor: name) }
+        return tensor(entry)
+    }
+
+    /// The tensor behind `entry`, borrowed from the mapping (read-only).
+    public func tensor(_ entry: TensorEntry) -> Tensor {
+        let pointer = (mapping + entry.fileOffset).assumingMemoryBound(to: Float.self)
+        return Tensor(borrowing: pointer, shape: entry.shape, keepAlive: self)
+    }
+
+    /// The metadata's `kind` (`"weights"` or `"golden"`).
+    public var kind: String? { metadata["kind"]?.stringValue }
+
+    /// Throws unless the metadata's `kind` is `expected`.
+    public func requireKind(_ expected: String) throws {
+        let actual = kind ?? "unknown"
+        guard actual == expected else { throw TensorFileError.wrongKind(file: path, expected: expected, actual: actual) }
+    }
+
+    // MARK: - Parsing and validation
+
+    private static func readPrefix(_ descriptor: Int32, count: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = pread(descriptor, &buffer, count, 0)
+        return Array(buffer.prefix(max(read, 0)))
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws -> (metadata: JSONValue, entries: [TensorEntry]) {
+        guard Array(bytes.prefix(8)) == magic else { throw TensorFileError.notATensorFile(file: path) }
+        var header = ByteReader(bytes, position: 8)
+        let version = try header.u32()
+        guard version == formatVersion else { throw TensorFileError.unsupportedVersion(file: path, version: version) }
+        let tensorCount = Int(try header.u32())
+        let metadataOffset = try header.u64(), metadataLength = try header.u64()
+        let tableOffset = try header.u64(), tableLength = try header.u64()
+        let dataOffset = try header.u64(), dataLength = try header.u64()
+        let length = bytes.count
+
+        func corrupt(_ reason: String) -> TensorFileError { .corruptHeader(file: path, reason: reason) }
+        guard metadataOffset == headerSize else { throw corrupt("metadata offset \(metadataOffset), expected \(headerSize)") }
+        guard metadataLength <= length - headerSize else { throw corrupt("metadata length \(metadataLength) runs past the end of the \(length)-byte file") }
+        guard tableOffset == metadataOffset + metadataLength else { throw corrupt("tensor table offset \(tableOffset) does not follow the metadata") }
+        guard tableLength <= length - tableOffset else { throw corrupt("tensor table length \(tableLength) runs past the end of the file") }
+        guard dataOffset % 64 == 0, dataOffset >= tableOffset + tableLength, dataOffset <= length else {
+            throw corrupt("data offset \(dataOffset) is not 64-byte aligned after the table, inside the file")
+        }
+        guard dataLength == length - dataOffset else {
+            throw corrupt("data section of \(dataLength) bytes at offset \(dataOffset) does not end at the file's end (\(length) bytes): truncated or padded file")
+        }
+
+        let metadata: JSONValue
+        do {
+            let json = Data(bytes[metadataOffset..<(metadataOffset + metadataLength)])
+            metadata = try JSONDecoder().decode(JSONValue.self, from: json)
+        } catch {
+            throw TensorFileError.corruptMetadata(file: path, reason: "not valid JSON (\(error))")
+        }
+        guard case .object = metadata else { throw TensorFileError.corruptMetadata(file: path, reason: "not a JSON object") }
+
+        var table = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[tableOffset..<(tableOffset + tableLength)]), position: 0)
+        var entries: [TensorEntry] = []
+        var seen = Set<String>()
+        guard tensorCount <= tableLength / 24 else {
+            throw TensorFileError.corruptTensorTable(file: path, reason: "\(tensorCount) tensors cannot fit in a \(tableLength)-byte table")
+        }
+        entries.reserveCapacity(tensorCount)
+        for position in 0..<tensorCount {
+            func tableError(_ reason: String) -> TensorFileError {
+                .corruptTensorTable(file: path, reason: "entry \(position): \(reason)")
+            }
+            let nameLength = Int(try table.u32(or: tableError("truncated")))
+            guard (1...maximumNameLength).contains(nameLength) else { throw tableError("name length \(nameLength)") }
+            let nameBytes = try table.bytes(nameLength, or: tableError("truncated name"))
+            guard let name = String(validating: nameBytes, as: UTF8.self) else { throw tableError("name is not UTF-8") }
+            func tensorError(_ reason: String) -> TensorFileError { .corruptTensor(file: path, tensor: name, reason: reason) }
+            let dtype = try table.u32(or: tableError("truncated"))
+            guard dtype == 0 else { throw tensorError("dtype \(dtype) is not float32 (0)") }
+            let rank = Int(try table.u32(or: tableError("truncated")))
+            guard rank <= maximumRank else { throw tensorError("rank \(rank) exceeds \(maximumRank)") }
+            var shape: [Int] = []
+            var count = 1
+            for _ in 0..<rank {
+                let dimension = try table.u64(or: tableError("truncated shape"))
+                let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+                guard !overflow, product <= length / 4 else { throw tensorError("shape implies more elements than the file holds") }
+                shape.append(dimension)
+                count = product
+            }
+            let offset = try table.u64(or: tableError("truncated"))
+            let byteLength = try table.u64(or: tableError("truncated"))
+            guard byteLength == count * 4 else { throw tensorError("byte length \(byteLength) does not match shape \(shape) (\(count * 4) bytes)") }
+            guard offset % 64 == 0 else { throw tensorError("offset \(offset) is not 64-byte aligned") }
+            guard offset <= dataLength, byteLength <= dataLength - offset else {
+                throw tensorError("bytes \(offset)..<\(offset + byteLength) lie outside the \(dataLength)-byte data section (truncated file?)")
+            }
+            guard seen.insert(name).inserted else { throw TensorFileError.duplicateTensor(file: path, tensor: name) }
+            entries.append(TensorEntry(name: name, shape: shape, fileOffset: dataOffset + offset))
+        }
+        guard table.isAtEnd else {
+            throw TensorFileError.corruptTensorTable(file: path, reason: "\(tableLength - table.position) bytes left after \(tensorCount) entries")
+        }
+        // Tensors must not overlap: sorted by offset, each ends before the next begins.
+        let byOffset = entries.sorted { $0.fileOffset < $1.fileOffset }
+        for (previous, next) in zip(byOffset, byOffset.dropFirst()) where previous.fileOffset + previous.count * 4 > next.fileOffset {
+            throw TensorFileError.corruptTensor(file: path, tensor: next.name, reason: "overlaps tensor '\(previous.name)'")
+        }
+        return (metadata, entries)
+    }
+}
+
+/// Reads little-endian integers from a byte buffer, failing instead of reading past its end.
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var position: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func bytes(_ count: Int, or error: @autoclosure () -> Error) throws -> UnsafeRawBufferPointer {
+        guard count <= bytes.count - position else { throw error() }
+        defer { position += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
+    }
+
+    mutating func u32(or error: @autoclosure () -> Error = TensorFileError.corruptHeader(file: "", reason: "truncated")) throws -> UInt32 {
+        let raw = try bytes(4, or: error())
+        return UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+    }
+
+    /// A u64 that must also fit an `Int`.
+    mutating func u64(or error: @autoclosure () -> Error = TensorFileError.corruptHeader(file: "", reason: "truncated")) throws -> Int {
+        let raw = try bytes(8, or: error())
+        let value = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        guard value <= UInt64(Int.max / 2) else { throw error() }
+        return Int(value)
+    }
+}

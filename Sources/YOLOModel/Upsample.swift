@@ -1,0 +1,12 @@
+import YOLOKernels
+
+/// `nn.Upsample(scale_factor: s, mode: "nearest")`.
+struct Upsample: Module {
+    let factor: Int
+
+    func callAsFunction(_ x: Tensor) -> Tensor { x.upsampledNearest(factor: factor) }
+
+    var parameterCount: Int { 0 }
+
+    func outputSize(_ size: (Int, Int)) -> (Int, Int) { (size.0 * factor, size.1 * factor) }
+}

@@ -1,0 +1,81 @@
+/// A dense float32 tensor in PyTorch's layout (NCHW for feature maps), stored contiguously.
+///
+/// Storage is either owned (allocated here, 64-byte aligned, zero-filled) or borrowed from a
+/// memory-mapped file that `keepAlive` holds open. A `Tensor` is a reference: the engine writes
+/// into the buffers it allocates, and never into borrowed ones.
+public final class Tensor: @unchecked Sendable {
+    /// Dimensions, outermost first (`[1, C, H, W]` for a feature map).
+    public let shape: [Int]
+    /// Number of elements: the product of `shape`.
+    public let count: Int
+    /// The first element. Valid while this tensor lives.
+    public let data: UnsafeMutablePointer<Float>
+    private let ownsStorage: Bool
+    private let keepAlive: AnyObject?
+
+    /// Allocates a zero-filled tensor.
+    public init(shape: [Int]) {
+        precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
+        self.shape = shape
+        self.count = shape.reduce(1, *)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: Tensor.alignment)
+        raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 1))
+        self.data = raw.assumingMemoryBound(to: Float.self)
+        self.ownsStorage = true
+        self.keepAlive = nil
+    }
+
+    /// Copies `values` (row-major, `shape.reduce(1, *)` of them) into a new tensor.
+    public convenience init(shape: [Int], values: [Float]) {
+        self.init(shape: shape)
+        precondition(values.count == count, "\(values.count) values for shape \(shape)")
+        values.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: count) }
+    }
+
+    /// Wraps memory owned by `keepAlive` (for example a memory-mapped file) without copying.
+    public init(borrowing pointer: UnsafeMutablePointer<Float>, shape: [Int], keepAlive: AnyObject) {
+        self.shape = shape
+        self.count = shape.reduce(1, *)
+        self.data = pointer
+        self.ownsStorage = false
+        self.keepAlive = keepAlive
+    }
+
+    deinit {
+        if ownsStorage { UnsafeMutableRawPointer(data).deallocate() }
+    }
+
+    /// The alignment of owned storage, in bytes: one cache line, and enough for any SIMD load.
+    public static let alignment = 64
+
+    public var rank: Int { shape.count }
+
+    /// The elements as an array (a copy).
+    public var values: [Float] { Array(UnsafeBufferPointer(start: data, count: count)) }
+
+    /// The elements as a buffer, valid while this tensor lives.
+    public var buffer: UnsafeMutableBufferPointer<Float> { UnsafeMutableBufferPointer(start: data, count: count) }
+}
+
+extension Tensor {
+    /// Channels, height and width of a `[1, C, H, W]` feature map.
+    public var chw: (channels: Int, height: Int, width: Int) {
+        precondition(rank == 4 && shape[0] == 1, "expected a [1, C, H, W] feature map, got \(shape)")
+        return (shape[1], shape[2], shape[3])
+    }
+
+    /// A new `[1, C, H, W]` feature map, zero-filled.
+    public static func featureMap(channels: Int, height: Int, width: Int) -> Tensor {
+        Tensor(shape: [1, channels, height, width])
+    }
+
+    /// A pointer to channel `c` of a `[1, C, H, W]` feature map.
+    public func channel(_ c: Int) -> UnsafeMutablePointer<Float> {
+        data + c * shape[2] * shape[3]
+    }
+}
+
+extension Tensor: CustomStringConvertible {
+    public var description: String { "Tensor\(shape)" }
+}

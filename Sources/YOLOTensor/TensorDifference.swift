@@ -1,0 +1,49 @@
+/// How far a computed tensor is from a reference one: the largest absolute error, the largest error
+/// relative to the reference's own magnitude, and the first element past a tolerance.
+public struct TensorDifference: Sendable, CustomStringConvertible {
+    public let count: Int
+    /// `max |actual − expected|`.
+    public let maxAbsolute: Float
+    /// Where `maxAbsolute` occurs.
+    public let maxAbsoluteIndex: Int
+    /// `maxAbsolute / max |expected|`: the error on the scale of the tensor.
+    public let relativeToScale: Float
+    /// The first index where `|actual − expected| > tolerance(expected)`, if any.
+    public let firstBadIndex: Int?
+
+    /// Compares two tensors of the same shape element by element.
+    ///
+    /// - Parameter tolerance: the largest acceptable absolute error for an expected value.
+    public init(actual: Tensor, expected: Tensor, tolerance: (Float) -> Float = { _ in .infinity }) {
+        precondition(actual.shape == expected.shape, "comparing \(actual.shape) with \(expected.shape)")
+        self.init(actual: UnsafeBufferPointer(actual.buffer), expected: UnsafeBufferPointer(expected.buffer), tolerance: tolerance)
+    }
+
+    public init(actual: UnsafeBufferPointer<Float>, expected: UnsafeBufferPointer<Float>, tolerance: (Float) -> Float = { _ in .infinity }) {
+        precondition(actual.count == expected.count)
+        var maxAbsolute: Float = 0, maxAbsoluteIndex = 0, scale: Float = 0
+        var firstBad: Int?
+        for i in 0..<actual.count {
+            let error = abs(actual[i] - expected[i])
+            // A NaN anywhere is the worst error there is.
+            if error.isNaN || error > maxAbsolute {
+                maxAbsolute = error.isNaN ? .infinity : error
+                maxAbsoluteIndex = i
+            }
+            scale = max(scale, abs(expected[i]))
+            if firstBad == nil, !(error <= tolerance(expected[i])) { firstBad = i }
+        }
+        self.count = actual.count
+        self.maxAbsolute = maxAbsolute
+        self.maxAbsoluteIndex = maxAbsoluteIndex
+        self.relativeToScale = scale > 0 ? maxAbsolute / scale : maxAbsolute
+        self.firstBadIndex = firstBad
+    }
+
+    public var isWithinTolerance: Bool { firstBadIndex == nil }
+
+    public var description: String {
+        "max-abs \(maxAbsolute) at \(maxAbsoluteIndex), relative \(relativeToScale)"
+            + (firstBadIndex.map { ", first bad index \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+import YOLOKernels
+
+/// The fast convolution (im2col + sgemm, pointwise GEMM, depthwise loop) against the direct
+/// reference, over a sweep of kernel, stride, groups and odd sizes, as ncnn's test_convolution does.
+@Suite struct ConvolutionTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let inputChannels, outputChannels, kernelSize, stride, groups, height, width: Int
+        var description: String { "c\(inputChannels)→\(outputChannels) k\(kernelSize) s\(stride) g\(groups) \(height)×\(width)" }
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        for kernelSize in [1, 3, 5] {
+            for stride in [1, 2] {
+                for (height, width) in [(1, 1), (7, 5), (13, 16), (2, 9)] {
+                    cases.append(Case(inputChannels: 3, outputChannels: 8, kernelSize: kernelSize, stride: stride, groups: 1, height: height, width: width))
+                    cases.append(Case(inputChannels: 6, outputChannels: 4, kernelSize: kernelSize, stride: stride, groups: 2, height: height, width: width))
+                    cases.append(Case(inputChannels: 5, outputChannels: 5, kernelSize: kernelSize, stride: stride, groups: 5, height: height, width: width))
+                }
+            }
+        }
+        cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
+        cases.append(Case(inputChannels: 17, outputChannels: 9, kernelSize: 1, stride: 1, groups: 1, height: 11, width: 3))
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func fastMatchesReference(_ c: Case) {
+        let seed = [c.inputChannels, c.outputChannels, c.kernelSize, c.stride, c.groups, c.height, c.width].reduce(0) { $0 &* 31 &+ $1 }
+        var generator = SeededGenerator(seed: UInt64(seed))
+        let geometry = ConvolutionGeometry(inputChannels: c.inputChannels, outputChannels: c.outputChannels,
+                                           kernelSize: c.kernelSize, stride: c.stride, groups: c.groups)
+        let input = Tensor.random(shape: [1, c.inputChannels, c.height, c.width], using: &generator)
+        let weights = randomValues(c.outputChannels * geometry.filterSize, using: &generator)
+        let bias = randomValues(c.outputChannels, using: &generator)
+        for activation in [Activation.identity, .silu] {
+            let fast = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation)(input)
+            let reference = ReferenceKernels.convolution(input, geometry: geometry, weights: weights, bias: bias, activation: activation)
+            #expect(fast.shape == reference.shape, "\(c)")
+            // fp32 sums of up to filterSize products of values in [-1, 1] against a float64 reference.
+            let difference = TensorDifference(actual: fast, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
+            #expect(difference.isWithinTolerance, "\(c) \(activation): \(difference)")
+        }
+    }
+
+    @Test func outputSizeFollowsPyTorch() {
+        let geometry = ConvolutionGeometry(inputChannels: 1, outputChannels: 1, kernelSize: 3, stride: 2)
+        #expect(geometry.padding == 1)
+        #expect(geometry.outputSize(640) == 320)
+        #expect(geometry.outputSize(7) == 4)
+        #expect(ConvolutionGeometry(inputChannels: 1, outputChannels: 1, kernelSize: 1).outputSize(7) == 7)
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+import YOLOKernels
+
+@Suite struct PoolingAndLayoutTests {
+    @Test(arguments: [(5, 1, 2, 7, 9), (3, 2, 1, 8, 5), (5, 1, 2, 1, 1), (2, 2, 0, 6, 6)])
+    func maxPoolMatchesReference(kernelSize: Int, stride: Int, padding: Int, height: Int, width: Int) {
+        var generator = SeededGenerator(seed: UInt64(kernelSize * 1000 + height * 10 + width))
+        let input = Tensor.random(shape: [1, 4, height, width], using: &generator)
+        let fast = input.maxPooled(kernelSize: kernelSize, stride: stride, padding: padding)
+        let reference = ReferenceKernels.maxPool(input, kernelSize: kernelSize, stride: stride, padding: padding)
+        #expect(fast.shape == reference.shape)
+        #expect(fast.values == reference.values, "pooling is exact: k\(kernelSize) s\(stride) p\(padding) \(height)×\(width)")
+    }
+
+    @Test func upsampleNearestCopiesEachPixelIntoABlock() {
+        let input = Tensor(shape: [1, 2, 2, 3], values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+        let output = input.upsampledNearest(factor: 2)
+        #expect(output.shape == [1, 2, 4, 6])
+        for c in 0..<2 {
+            for y in 0..<4 {
+                for x in 0..<6 {
+                    #expect(output.data[(c * 4 + y) * 6 + x] == input.data[(c * 2 + y / 2) * 3 + x / 2])
+                }
+            }
+        }
+    }
+
+    @Test func concatAndChannelSlicesRoundTrip() {
+        var generator = SeededGenerator(seed: 3)
+        let a = Tensor.random(shape: [1, 3, 4, 5], using: &generator)
+        let b = Tensor.random(shape: [1, 2, 4, 5], using: &generator)
+        let joined = Tensor.concatenatingChannels([a, b])
+        #expect(joined.shape == [1, 5, 4, 5])
+        #expect(joined.channels(0..<3).values == a.values)
+        #expect(joined.channels(3..<5).values == b.values)
+    }
+
+    @Test func softmaxRowsSumToOneAndKeepOrder() {
+        var values: [Float] = [1, 2, 3, 1000, 1000, -1000]
+        values.withUnsafeMutableBufferPointer { softmaxRowsInPlace($0.baseAddress!, rows: 2, columns: 3) }
+        #expect(abs(values[0..<3].reduce(0, +) - 1) < 1e-6)
+        #expect(values[0] < values[1] && values[1] < values[2])
+        #expect(abs(values[2] - 0.66524096) < 1e-6)
+        #expect(abs(values[3] - 0.5) < 1e-6 && abs(values[4] - 0.5) < 1e-6 && values[5] == 0)
+    }
+
+    @Test func siluAndSigmoidMatchTheirDefinitions() {
+        var values: [Float] = [-20, -1, 0, 0.5, 3, 20]
+        let expected = values.map { Double($0) / (1 + exp(-Double($0))) }
+        values.withUnsafeMutableBufferPointer { siluInPlace($0.baseAddress!, count: $0.count) }
+        for (value, reference) in zip(values, expected) { #expect(abs(Double(value) - reference) <= 1e-6 * max(1, abs(reference))) }
+        #expect(sigmoid(0) == 0.5)
+        #expect(abs(sigmoid(2) - 0.880797) < 1e-6)
+    }
+
+    @Test func sgemmComputesRowMajorProductsWithTransposes() {
+        // A [2×3], B [3×2]
+        let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [7, 8, 9, 10, 11, 12]
+        var c = [Float](repeating: 1, count: 4)
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeMutableBufferPointer { c in
+            sgemm(m: 2, n: 2, k: 3, a: a.baseAddress!, lda: 3, b: b.baseAddress!, ldb: 2, c: c.baseAddress!, ldc: 2, beta: 1)
+        } } }
+        #expect(c == [59, 65, 140, 155])
+        // Aᵀ·Aᵀᵀ: A stored [2×3] read as [3×2] transposed.
+        var d = [Float](repeating: 0, count: 9)
+        a.withUnsafeBufferPointer { a in d.withUnsafeMutableBufferPointer { d in
+            sgemm(m: 3, n: 3, k: 2, a: a.baseAddress!, lda: 3, transposeA: true, b: a.baseAddress!, ldb: 3, c: d.baseAddress!, ldc: 3)
+        } }
+        #expect(d == [17, 22, 27, 22, 29, 36, 27, 36, 45])
+    }
+}
+
+import Foundation
