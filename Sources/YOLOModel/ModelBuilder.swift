@@ -162,10 +162,20 @@ struct ModelBuilder {
         return Int((scaled / 8).rounded(.up)) * 8
     }
 
-    /// Resolves a yaml argument as `parse_model` does: the string `nc` is the class count.
+    /// Resolves a yaml argument as `parse_model` does: the string `nc` is the class count, and
+    /// strings that spell Python literals (`None`, `True`, `2`, `0.5`) are those literals.
     private func resolve(_ argument: JSONValue) -> JSONValue {
-        if case .string("nc") = argument { return .int(description.classCount) }
-        return argument
+        guard case let .string(text) = argument else { return argument }
+        switch text {
+        case "nc": return .int(description.classCount)
+        case "None": return .null
+        case "True": return .bool(true)
+        case "False": return .bool(false)
+        default:
+            if let int = Int(text) { return .int(int) }
+            if let double = Double(text), double.isFinite { return .double(double) }
+            return argument
+        }
     }
 
     /// Stored parameters under `prefix`: every tensor but BatchNorm's running statistics.

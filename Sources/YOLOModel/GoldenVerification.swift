@@ -1,0 +1,64 @@
+/// Runs a model on the input stored in a golden file (tensors dumped from Ultralytics/PyTorch by
+/// `tools/golden.py`) and compares every top-level layer's output with PyTorch's.
+///
+/// The bound that decides pass or fail is the head output's: boxes within `boxTolerance` pixels and
+/// class scores within `scoreTolerance`. Intermediate layers must stay within `layerTolerance` of
+/// their own scale (max-abs error ÷ max |value|), so a drift is pinned to the layer that causes it.
+public struct GoldenVerification: Sendable {
+    /// The largest acceptable box error in the head output, in input pixels.
+    public static let boxTolerance: Float = 0.01
+    /// The largest acceptable class-score error in the head output.
+    public static let scoreTolerance: Float = 1e-4
+    /// The largest acceptable error of an intermediate layer, relative to its largest magnitude.
+    public static let layerTolerance: Float = 1e-4
+
+    public struct Row: Sendable {
+        /// `model.7`, or `model.23 boxes` / `model.23 scores` for the two parts of the head.
+        public let name: String
+        public let shape: [Int]
+        public let difference: TensorDifference
+        /// The bound applied, in words (`"abs ≤ 0.01 px"`).
+        public let bound: String
+        public let passed: Bool
+    }
+
+    public let rows: [Row]
+    public var passed: Bool { rows.allSatisfy(\.passed) }
+
+    /// - Throws: if the golden file is not one, lacks a layer, or does not fit the model.
+    public init(model: DetectionModel, golden: TensorFile) throws {
+        try golden.requireKind("golden")
+        let input = try golden.tensor(named: "input")
+        var outputs: [Int: Tensor] = [:]
+        let head = try model(input) { index, output in outputs[index] = output }
+        var rows: [Row] = []
+        for layer in model.layers.dropLast() {
+            let name = "model.\(layer.index)"
+            let expected = try golden.tensor(named: name)
+            guard let actual = outputs[layer.index], actual.shape == expected.shape else {
+                throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: outputs[layer.index]?.shape ?? [], actual: expected.shape)
+            }
+            let difference = TensorDifference(actual: actual, expected: expected)
+            rows.append(Row(name: name, shape: expected.shape, difference: difference,
+                            bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+        }
+        let headName = "model.\(model.layers.count - 1)"
+        let expected = try golden.tensor(named: headName)
+        guard head.shape == expected.shape else {
+            throw TensorFileError.shapeMismatch(file: golden.path, tensor: headName, expected: head.shape, actual: expected.shape)
+        }
+        let anchors = head.shape[2]
+        let boxCount = 4 * anchors
+        let boxes = TensorDifference(
+            actual: UnsafeBufferPointer(rebasing: head.buffer[0..<boxCount]),
+            expected: UnsafeBufferPointer(rebasing: expected.buffer[0..<boxCount])) { _ in Self.boxTolerance }
+        let scores = TensorDifference(
+            actual: UnsafeBufferPointer(rebasing: head.buffer[boxCount...]),
+            expected: UnsafeBufferPointer(rebasing: expected.buffer[boxCount...])) { _ in Self.scoreTolerance }
+        rows.append(Row(name: headName + " boxes", shape: [1, 4, anchors], difference: boxes,
+                        bound: "abs ≤ \(Self.boxTolerance) px", passed: boxes.isWithinTolerance))
+        rows.append(Row(name: headName + " scores", shape: [1, head.shape[1] - 4, anchors], difference: scores,
+                        bound: "abs ≤ \(Self.scoreTolerance)", passed: scores.isWithinTolerance))
+        self.rows = rows
+    }
+}

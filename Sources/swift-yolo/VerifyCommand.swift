@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import YOLOModel
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check the engine against golden tensors dumped from Ultralytics/PyTorch.",
+        discussion: """
+            Runs the model on the input stored in GOLDEN (made by tools/golden.py) and prints, for every
+            top-level layer, the largest absolute error, the error relative to the layer's scale and the
+            first element past the bound. The head must match within \(GoldenVerification.boxTolerance) px on
+            boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers within
+            \(GoldenVerification.layerTolerance) of their scale. Exits with status 1 past any bound.
+
+            Example:
+              python3 tools/golden.py --weights yolo11n.pt --image zidane.jpg --size 480x640 --out /tmp/zidane.swyolo
+              swift-yolo verify /tmp/zidane.swyolo
+            """)
+
+    @Argument(help: ArgumentHelp("Golden tensor file written by tools/golden.py.", valueName: "golden"))
+    var golden: String
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func run() throws {
+        let model = try loadModel(modelOptions.resolvedPath)
+        let verification: GoldenVerification
+        let goldenFile: TensorFile
+        do {
+            goldenFile = try TensorFile(path: golden)
+            verification = try GoldenVerification(model: model, golden: goldenFile)
+        } catch {
+            throw CleanExit.message("error: \(error)")
+        }
+        let metadata = goldenFile.metadata
+        let generator = metadata["generator"]
+        let versions = ["torch", "ultralytics"].compactMap { key in generator?[key]?.stringValue.map { "\(key) \($0)" } }
+        let input = metadata["input"]?["image"]?.stringValue ?? metadata["input"]?["seed"]?.intValue.map { "random input, seed \($0)" } ?? "?"
+        let size = metadata["size"]?.arrayValue?.compactMap(\.intValue).map(String.init).joined(separator: "×") ?? "?"
+        print("golden  \(golden)  (\(generator?["name"]?.stringValue ?? "?") \(generator?["version"]?.stringValue ?? ""); \(versions.joined(separator: ", ")))")
+        print("input   \(input), \(size)")
+        print("model   \(modelOptions.resolvedPath)")
+        print()
+        var table = TextTable([("layer", .left), ("shape", .left), ("max-abs", .right), ("relative", .right),
+                               ("first bad", .right), ("bound", .left), ("", .left)])
+        for row in verification.rows {
+            table.append([row.name, "[" + row.shape.map(String.init).joined(separator: ", ") + "]",
+                          String(format: "%.3g", row.difference.maxAbsolute), String(format: "%.3g", row.difference.relativeToScale),
+                          row.difference.firstBadIndex.map(String.init) ?? "-", row.bound, row.passed ? "ok" : "FAIL"])
+        }
+        print(table.render())
+        print()
+        if verification.passed {
+            print("PASS: every layer within its bound")
+        } else {
+            print("FAIL: \(verification.rows.filter { !$0.passed }.map(\.name).joined(separator: ", ")) past the bound")
+            throw ExitCode(1)
+        }
+    }
+}
