@@ -1,5 +1,5 @@
 /// A JSON value as it appears in a tensor file's metadata (the model's yaml, class names, …).
-public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
+public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)
@@ -17,6 +17,19 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
         else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case let .bool(value): try container.encode(value)
+        case let .int(value): try container.encode(value)
+        case let .double(value): try container.encode(value)
+        case let .string(value): try container.encode(value)
+        case let .array(values): try container.encode(values)
+        case let .object(members): try container.encode(members)
+        }
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -21,4 +21,14 @@ public struct Layer: Sendable {
     /// Parameters once BatchNorm is folded into the convolutions.
     public let foldedParameterCount: Int
     let operation: Operation
+
+    /// `from` as Ultralytics' model summary prints it: `-1`, or `[-1, 6]` for a list.
+    public var fromDescription: String {
+        from.count == 1 ? String(from[0]) : "[" + from.map(String.init).joined(separator: ", ") + "]"
+    }
+
+    /// The arguments as Ultralytics' model summary prints them: `[3, 16, 3, 2]`.
+    public var argumentsDescription: String {
+        JSONValue.array(arguments).description
+    }
 }

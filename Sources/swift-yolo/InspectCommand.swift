@@ -47,9 +47,8 @@ struct InspectCommand: ParsableCommand {
         var table = TextTable([("", .right), ("from", .right), ("n", .right), ("params", .right), ("module", .left),
                                ("arguments", .left), ("output (\(imgsz)×\(imgsz))", .left)])
         for layer in model.layers {
-            let from = layer.from.count == 1 ? String(layer.from[0]) : "[" + layer.from.map(String.init).joined(separator: ", ") + "]"
-            table.append([String(layer.index), from, String(layer.repeats), layer.storedParameterCount.grouped, layer.module,
-                          "[" + layer.arguments.map(\.description).joined(separator: ", ") + "]",
+            table.append([String(layer.index), layer.fromDescription, String(layer.repeats), layer.storedParameterCount.grouped,
+                          layer.module, layer.argumentsDescription,
                           "[" + shapes[layer.index].map(String.init).joined(separator: ", ") + "]"])
         }
         print(table.render())

@@ -1,0 +1,34 @@
+import Testing
+import YOLOModel
+
+/// The whole network against tensors dumped from Ultralytics/PyTorch (`tools/golden.py`): every
+/// top-level layer, then the head within 0.01 px on boxes and 1e-4 on scores.
+@Suite struct GoldenTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let weights: String
+        let golden: String
+        var description: String { golden.split(separator: "/").last.map(String.init) ?? golden }
+    }
+
+    static let cases = [
+        // The reference COCO checkpoint on bus.jpg, letterboxed to 320×256.
+        Case(weights: "Weights/yolo11n.swyolo", golden: "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo"),
+        // A seeded random YOLO11n with 38 classes and random BatchNorm statistics (a .pt, converted).
+        Case(weights: "Tests/Fixtures/generated/yolo11n-random38.swyolo", golden: "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"),
+        // A seeded random YOLO11m: C3k inner blocks, widths capped by max_channels.
+        Case(weights: "Tests/Fixtures/generated/yolo11m-random.swyolo", golden: "Tests/Fixtures/golden/yolo11m-random-seed11-128x96.swyolo"),
+    ]
+
+    @Test(arguments: cases)
+    func matchesPyTorch(_ c: Case) throws {
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path(c.weights)))
+        let golden = try TensorFile(path: try Fixtures.require(Fixtures.path(c.golden)))
+        let verification = try GoldenVerification(model: model, golden: golden)
+        #expect(verification.rows.count == model.layers.count + 1)
+        for row in verification.rows {
+            #expect(row.passed, "\(c) \(row.name) \(row.shape): \(row.difference) (bound \(row.bound))")
+        }
+        let head = verification.rows.suffix(2).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
+        print("golden \(c): \(head)")
+    }
+}
