@@ -1,0 +1,464 @@
+"""Read an Ultralytics `.pt` checkpoint with python3 + numpy only, without ever running its code.
+
+A `.pt` is a zip holding `<prefix>/data.pkl` (a pickle) and `<prefix>/data/<key>` (raw tensor
+storages). The pickle is read by a restricted unpickler: the few globals a checkpoint needs (tensor
+and storage rebuilders, OrderedDict, set, ...) resolve to safe numpy-based stand-ins, and every other
+global becomes an inert `Record` that only stores its arguments and state. Nothing from the file is
+ever called.
+"""
+
+import collections
+import io
+import math
+import pickle
+import zipfile
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_ZIP_ENTRIES = 100_000
+MAX_PICKLE_BYTES = 256 << 20
+MAX_TOTAL_BYTES = 4 << 30  # sum of the entries' declared uncompressed sizes
+TENSOR_SLACK_BYTES = 64 << 20  # rebuilt tensors may exceed the archive's bytes by this much (shared storages)
+MAX_NESTING = 100  # module and container nesting accepted when walking the unpickled objects
+
+
+class CheckpointError(Exception):
+    """A checkpoint that is refused; the message says why in one line (without the file name)."""
+
+
+# --- inert records -------------------------------------------------------------------------------
+
+class Record:
+    """Inert stand-in for an object of a global the unpickler does not resolve.
+
+    REDUCE (`cls(*args)`), NEWOBJ (`cls.__new__(cls, *args)`), BUILD (`__setstate__`) and the
+    list/dict filling opcodes only store what they are given.
+    """
+
+    module = ""
+    name = ""
+
+    def __new__(cls, *args, **kwargs):
+        record = object.__new__(cls)
+        record.args, record.kwargs = args, kwargs
+        record.state, record.items, record.called = None, [], False
+        return record
+
+    def __init__(self, *args, **kwargs):
+        self.called = True  # reached through REDUCE: a call of the global, not an object rebuild
+
+    def __setstate__(self, state):
+        self.state = state
+
+    def append(self, item):
+        self.items.append(item)
+
+    def extend(self, items):
+        self.items.extend(items)
+
+    def __setitem__(self, key, value):
+        self.items.append((key, value))
+
+    @classmethod
+    def qualified_name(cls):
+        return f"{cls.module}.{cls.name}"
+
+    def __repr__(self):
+        return f"<inert {self.qualified_name()}>"
+
+
+def describe(obj):
+    """Short description of an unpickled value for error messages."""
+    if isinstance(obj, Record):
+        kind = "a call to the disallowed global" if obj.called else "an object of"
+        return f"{kind} {obj.qualified_name()}"
+    if isinstance(obj, type) and issubclass(obj, Record):
+        return f"the disallowed global {obj.qualified_name()}"
+    return f"a {type(obj).__name__}"
+
+
+# --- safe stand-ins for the globals a checkpoint needs --------------------------------------------
+
+class _Sealed:
+    """Slots and a refusing __setstate__: a pickle's BUILD opcode cannot rewrite these objects."""
+
+    __slots__ = ()
+
+    def __setstate__(self, state):
+        raise CheckpointError(f"the pickle tries to modify {type(self).__name__} {self!r}")
+
+
+class StorageType(_Sealed):
+    """A `torch.<X>Storage` class: names the element type of a persistent storage."""
+
+    __slots__ = ("name", "dtype")
+
+    def __init__(self, name, dtype):
+        self.name, self.dtype = name, dtype
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+class Storage(_Sealed):
+    """One storage read from `<prefix>/data/<key>` as a flat numpy array."""
+
+    __slots__ = ("key", "array")
+
+    def __init__(self, key, array):
+        self.key, self.array = key, array
+
+    def __repr__(self):
+        return f"storage 'data/{self.key}'"
+
+
+STORAGE_DTYPES = {
+    "HalfStorage": np.dtype("<f2"), "FloatStorage": np.dtype("<f4"), "DoubleStorage": np.dtype("<f8"),
+    "BFloat16Storage": np.dtype("<u2"),  # widened to float32 on load: numpy has no bfloat16
+    "LongStorage": np.dtype("<i8"), "IntStorage": np.dtype("<i4"), "ShortStorage": np.dtype("<i2"),
+    "CharStorage": np.dtype("i1"), "ByteStorage": np.dtype("u1"), "BoolStorage": np.dtype("?"),
+    "UntypedStorage": np.dtype("u1"),
+}
+
+
+def _tensor_view(storage, storage_offset, size, stride):
+    """numpy twin of torch._utils._rebuild_tensor(_v2): a bounds-checked, read-only strided view."""
+    if not isinstance(storage, Storage):
+        raise CheckpointError(f"tensor rebuilt from {describe(storage)} instead of a storage")
+    size, stride = tuple(size), tuple(stride)
+    ints = (storage_offset, *size, *stride)
+    if len(size) != len(stride) or not all(isinstance(v, int) and v >= 0 for v in ints):
+        raise CheckpointError(f"storage 'data/{storage.key}': invalid tensor view offset={storage_offset!r} "
+                              f"size={size!r} stride={stride!r}")
+    array = storage.array
+    if math.prod(size) == 0:
+        return np.zeros(size, dtype=array.dtype)
+    last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
+    if last >= array.size:
+        raise CheckpointError(f"storage 'data/{storage.key}': tensor of shape {list(size)} at offset "
+                              f"{storage_offset} needs element {last}, storage has {array.size}")
+    return np.lib.stride_tricks.as_strided(array[storage_offset:], shape=size,
+                                           strides=[s * array.itemsize for s in stride], writeable=False)
+
+
+def _rebuild_parameter(data, *_ignored):
+    """torch._utils._rebuild_parameter(_with_state): a Parameter is its tensor."""
+    return data
+
+
+def _rebuild_from_type_v2(func, _new_type, args, _state):
+    """torch._tensor._rebuild_from_type_v2: `func` is itself a resolved (safe) global or a Record."""
+    return func(*args)
+
+
+def _codecs_encode(text, encoding="utf-8"):
+    """_codecs.encode as protocol-2 pickles use it for bytes (latin-1 only)."""
+    if encoding not in ("latin1", "latin-1") or not isinstance(text, str):
+        raise CheckpointError(f"unsupported _codecs.encode encoding {encoding!r}")
+    return text.encode("latin-1")
+
+
+ALLOWED_GLOBALS = {
+    ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+    ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
+    ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
+    ("torch", "Size"): tuple,
+    ("collections", "OrderedDict"): collections.OrderedDict,
+    ("_codecs", "encode"): _codecs_encode,
+    **{(module, name): builtin for module in ("builtins", "__builtin__")
+       for name, builtin in {"set": set, "frozenset": frozenset, "bytearray": bytearray,
+                             "slice": slice, "complex": complex}.items()},
+    **{("torch", name): StorageType(name, dtype) for name, dtype in STORAGE_DTYPES.items()},
+}
+
+
+# --- the zip and the pickle ----------------------------------------------------------------------
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    """Unpickler that resolves only ALLOWED_GLOBALS and loads persistent storages from the zip."""
+
+    def __init__(self, data, archive, prefix, byteorder, tensor_budget):
+        super().__init__(io.BytesIO(data), encoding="utf-8")
+        self.archive, self.prefix, self.byteorder = archive, prefix, byteorder
+        self.tensor_budget = tensor_budget  # bytes of tensors that may still be rebuilt
+        self.storages, self.record_classes = {}, {}
+
+    def find_class(self, module, name):
+        if module == "torch._utils" and name in ("_rebuild_tensor", "_rebuild_tensor_v2"):
+            return self.rebuild_tensor
+        allowed = ALLOWED_GLOBALS.get((module, name))
+        if allowed is not None:
+            return allowed
+        key = (module, name)
+        if key not in self.record_classes:
+            self.record_classes[key] = type(name, (Record,), {"module": module, "name": name})
+        return self.record_classes[key]
+
+    def rebuild_tensor(self, storage, storage_offset, size, stride, *_ignored):
+        """_rebuild_tensor(_v2): copies the view, within a budget so stride-0 views cannot exhaust memory."""
+        view = _tensor_view(storage, storage_offset, size, stride)
+        self.tensor_budget -= view.nbytes
+        if self.tensor_budget < 0:
+            raise CheckpointError(f"storage 'data/{storage.key}': tensors add up to more bytes than the archive holds")
+        return np.array(view)
+
+    def persistent_load(self, pid):
+        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
+            raise CheckpointError(f"unsupported persistent id {describe(pid)} {str(pid)[:80]}")
+        _, storage_type, key, _location, numel = pid
+        if not isinstance(storage_type, StorageType):
+            raise CheckpointError(f"storage 'data/{key}' has unsupported type: {describe(storage_type)}")
+        if not isinstance(key, str) or not isinstance(numel, int) or numel < 0:
+            raise CheckpointError(f"malformed storage reference {str(pid)[:80]}")
+        if key not in self.storages:
+            self.storages[key] = Storage(key, self._read_storage(key, storage_type, numel))
+        return self.storages[key]
+
+    def _read_storage(self, key, storage_type, numel):
+        entry = f"{self.prefix}/data/{key}"
+        dtype = storage_type.dtype
+        try:
+            info = self.archive.getinfo(entry)
+        except KeyError:
+            raise CheckpointError(f"storage '{entry}' is missing from the archive") from None
+        expected = numel * dtype.itemsize
+        if info.file_size != expected:
+            raise CheckpointError(f"storage '{entry}' holds {info.file_size} bytes, expected {expected} "
+                                  f"({numel} x {storage_type.name}): truncated or corrupt")
+        raw = self.archive.read(entry)
+        if len(raw) != expected:
+            raise CheckpointError(f"storage '{entry}' is truncated ({len(raw)} of {expected} bytes)")
+        array = np.frombuffer(raw, dtype=dtype.newbyteorder(">" if self.byteorder == "big" else "<"))
+        if storage_type.name == "BFloat16Storage":  # bfloat16 is the top half of a float32
+            array = (array.astype(np.uint32) << 16).view(np.float32)
+        return array
+
+
+def _open_archive(path):
+    """Open the zip and return (archive, prefix of `<prefix>/data.pkl`, declared uncompressed bytes)."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile:
+        with open(path, "rb") as f:
+            head = f.read(4)
+        if head.startswith(b"PK\x03\x04"):
+            raise CheckpointError("truncated zip archive (no end-of-central-directory record)") from None
+        if head[:1] == b"\x80":
+            raise CheckpointError("legacy (non-zip) PyTorch serialization is not supported; re-save with torch>=1.6")
+        raise CheckpointError("not a zip archive (a PyTorch .pt checkpoint is a zip file)") from None
+    infos = archive.infolist()
+    names = [info.filename for info in infos]
+    if len(infos) > MAX_ZIP_ENTRIES:
+        raise CheckpointError(f"zip archive has {len(infos)} entries (limit {MAX_ZIP_ENTRIES})")
+    if len(set(names)) != len(names):
+        raise CheckpointError("zip archive has duplicate entry names")
+    total = sum(info.file_size for info in infos)
+    if total > MAX_TOTAL_BYTES:
+        raise CheckpointError(f"zip archive declares {total} uncompressed bytes (limit {MAX_TOTAL_BYTES})")
+    pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
+    if len(pickles) != 1:
+        raise CheckpointError(f"expected one '<prefix>/data.pkl' in the zip archive, found {len(pickles)}")
+    return archive, pickles[0][: -len("/data.pkl")], total
+
+
+def read_checkpoint_pickle(path):
+    """Unpickle a `.pt` file's object tree with the restricted unpickler (nothing is executed)."""
+    archive, prefix, archive_bytes = _open_archive(path)
+    with archive:
+        info = archive.getinfo(f"{prefix}/data.pkl")
+        if info.file_size > MAX_PICKLE_BYTES:
+            raise CheckpointError(f"data.pkl is {info.file_size} bytes (limit {MAX_PICKLE_BYTES})")
+        try:
+            byteorder = archive.read(f"{prefix}/byteorder").decode("ascii").strip()
+        except KeyError:
+            byteorder = "little"
+        except (zipfile.BadZipFile, UnicodeDecodeError, OSError) as error:
+            raise CheckpointError(f"unreadable byteorder record: {error}") from None
+        if byteorder not in ("little", "big"):
+            raise CheckpointError(f"unknown byteorder {byteorder[:20]!r}")
+        try:
+            data = archive.read(info)
+        except (zipfile.BadZipFile, EOFError, OSError) as error:
+            raise CheckpointError(f"corrupt zip archive: {error}") from None
+        try:
+            return _RestrictedUnpickler(data, archive, prefix, byteorder, archive_bytes + TENSOR_SLACK_BYTES).load()
+        except CheckpointError:
+            raise
+        except zipfile.BadZipFile as error:  # reading a storage
+            raise CheckpointError(f"corrupt zip archive: {error}") from None
+        except RecursionError:
+            raise CheckpointError("data.pkl nests objects too deeply") from None
+        except MemoryError:
+            raise CheckpointError("data.pkl needs more memory than is available") from None
+        except Exception as error:  # any other malformed-pickle failure of the C unpickler
+            raise CheckpointError(f"data.pkl is not a valid pickle: {type(error).__name__}: {error}") from None
+
+
+# --- from the object tree to a detection model -----------------------------------------------------
+
+# Ultralytics model classes other than DetectionModel, and the task each one does.
+OTHER_TASKS = {
+    "SegmentationModel": "segment", "PoseModel": "pose", "OBBModel": "obb", "ClassificationModel": "classify",
+    "RTDETRDetectionModel": "rtdetr", "WorldModel": "world", "YOLOEModel": "yoloe", "YOLOESegModel": "yoloe-segment",
+}
+OTHER_HEADS = {"Segment": "segment", "Pose": "pose", "OBB": "obb", "Classify": "classify"}
+
+
+@dataclass
+class Checkpoint:
+    """What the converter needs from a detection checkpoint; tensors are float32, names verbatim."""
+
+    state_dict: dict  # name -> float32 array, in PyTorch state_dict order
+    parameter_count: int  # elements of `_parameters` entries (Ultralytics' parameter count)
+    yaml: dict
+    nc: int
+    names: list
+    stride: list
+    batchnorm_eps: float
+    activations: dict  # Conv module path -> activation class name ('SiLU', 'Identity')
+    model_key: str  # 'ema' or 'model'
+    version: str
+    date: str
+
+
+def _module_state(record, where):
+    if not isinstance(record, Record) or not isinstance(record.state, dict):
+        raise CheckpointError(f"{where} is {describe(record)}, expected a torch module")
+    return record.state
+
+
+def _dict_entry(state, key, where):
+    value = state.get(key, {})
+    if not isinstance(value, dict):
+        raise CheckpointError(f"{where}.{key} is {describe(value)}, expected a dict")
+    return value
+
+
+def _json_value(value, where, depth=0):
+    """Convert an unpickled yaml value to plain JSON types, refusing anything else."""
+    if depth > MAX_NESTING:
+        raise CheckpointError(f"{where} nests deeper than {MAX_NESTING} levels")
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise CheckpointError(f"{where} is {value}, not a finite number")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise CheckpointError(f"{where} has non-string keys")
+        return {k: _json_value(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+    raise CheckpointError(f"{where} is {describe(value)}, which has no JSON form")
+
+
+def _float32(name, value):
+    if not isinstance(value, np.ndarray):
+        raise CheckpointError(f"tensor '{name}' is {describe(value)}, not a supported tensor encoding")
+    if value.dtype.kind != "f":
+        raise CheckpointError(f"tensor '{name}' has dtype {value.dtype}; the weights file stores float32 only")
+    return value.astype(np.float32)
+
+
+def _collect_state_dict(model):
+    """Walk module records like torch's Module.state_dict(): own parameters, persistent buffers, children.
+
+    Returns (state dict, parameter element count, set of BatchNorm2d eps values, activations): the
+    activations map each module that has a convolution and an `act` child (Ultralytics' Conv) to the
+    class name of that activation. The yaml does not pin it down: the same module source has been
+    built with and without one across Ultralytics versions, so the checkpoint's own modules decide.
+    """
+    tensors, parameter_count, eps, activations = {}, 0, set(), {}
+
+    def walk(record, prefix, depth):
+        nonlocal parameter_count
+        where = prefix.rstrip(".") or "model"
+        if depth > MAX_NESTING:
+            raise CheckpointError(f"modules nest deeper than {MAX_NESTING} levels at {where}")
+        state = _module_state(record, where)
+        if record.name == "BatchNorm2d":
+            eps.add(state.get("eps"))
+        non_persistent = state.get("_non_persistent_buffers_set") or set()
+        entries = [(k, v, True) for k, v in _dict_entry(state, "_parameters", where).items()]
+        entries += [(k, v, False) for k, v in _dict_entry(state, "_buffers", where).items() if k not in non_persistent]
+        for key, value, is_parameter in entries:
+            if value is None or key == "num_batches_tracked":  # None entries are skipped by torch too
+                continue
+            tensors[prefix + key] = _float32(prefix + key, value)
+            parameter_count += value.size if is_parameter else 0
+        children = _dict_entry(state, "_modules", where)
+        if "act" in children and "conv" in children:
+            act = children["act"]
+            activations[where] = act.name if isinstance(act, Record) else describe(act)
+        for key, child in children.items():
+            if child is not None:
+                walk(child, f"{prefix}{key}.", depth + 1)
+
+    walk(model, "", 0)
+    return tensors, parameter_count, eps, activations
+
+
+def _class_names(names, nc):
+    """Ultralytics' names (a dict id -> name, or a list) as a list indexed by class id."""
+    if isinstance(names, dict):
+        if sorted(names) != list(range(len(names))):
+            raise CheckpointError("model.names keys are not the class ids 0...n-1")
+        names = [names[i] for i in range(len(names))]
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise CheckpointError(f"model.names is {describe(names)}, expected class names")
+    if len(names) != nc:
+        raise CheckpointError(f"model.names has {len(names)} entries but nc is {nc}")
+    return list(names)
+
+
+def _strides(value):
+    if not isinstance(value, np.ndarray) or value.ndim != 1 or value.size == 0:
+        raise CheckpointError(f"model.stride is {describe(value)}, expected a 1-D tensor")
+    return [int(s) if float(s).is_integer() else float(s) for s in value.astype(np.float64)]
+
+
+def load_checkpoint(path):
+    """Read a YOLO detection checkpoint into a `Checkpoint`; raises `CheckpointError` on refusal."""
+    root = read_checkpoint_pickle(path)
+    if not isinstance(root, dict):
+        raise CheckpointError(f"not an Ultralytics checkpoint: the pickle holds {describe(root)}, expected a dict")
+    # Like Ultralytics' load_checkpoint: the EMA weights when present, else 'model'.
+    model_key = "ema" if root.get("ema") is not None else "model"
+    model = root.get(model_key)
+    if model is None:
+        raise CheckpointError("checkpoint has neither 'ema' nor 'model'")
+    state = _module_state(model, f"checkpoint '{model_key}'")
+    try:
+        layers = list(_dict_entry(_module_state(_dict_entry(state, "_modules", model_key)["model"],
+                                                f"{model_key}.model"), "_modules", f"{model_key}.model").values())
+        head = layers[-1]
+    except (KeyError, IndexError):
+        raise CheckpointError(f"checkpoint '{model_key}' ({model.qualified_name()}) has no layer list") from None
+    head_name = head.name if isinstance(head, Record) else describe(head)
+    if model.name != "DetectionModel" or head_name != "Detect":
+        task = OTHER_TASKS.get(model.name) or OTHER_HEADS.get(head_name) or "unknown"
+        raise CheckpointError(f"not a detection model: {model.name} with a {head_name} head (task '{task}'); "
+                              "only YOLO detection (task 'detect') is supported")
+
+    tensors, parameter_count, eps_values, activations = _collect_state_dict(model)
+    if len(eps_values) > 1:
+        raise CheckpointError(f"BatchNorm layers use different eps values {sorted(map(str, eps_values))}")
+    batchnorm_eps = eps_values.pop() if eps_values else None
+    if batchnorm_eps is not None and not (isinstance(batchnorm_eps, float) and batchnorm_eps > 0):
+        raise CheckpointError(f"BatchNorm eps is {batchnorm_eps!r}, expected a positive number")
+
+    yaml = _json_value(state.get("yaml"), "model.yaml")
+    if not isinstance(yaml, dict) or not isinstance(yaml.get("nc"), int):
+        raise CheckpointError("model.yaml is missing or has no integer 'nc'")
+    nc = yaml["nc"]
+    head_nc = _module_state(head, "head").get("nc")
+    if head_nc != nc:
+        raise CheckpointError(f"Detect head has nc={head_nc!r} but model.yaml says nc={nc}")
+    version, date = root.get("version"), root.get("date")
+    return Checkpoint(
+        state_dict=tensors, parameter_count=parameter_count, yaml=yaml, nc=nc,
+        names=_class_names(state.get("names"), nc), stride=_strides(state.get("stride")),
+        batchnorm_eps=batchnorm_eps, activations=activations, model_key=model_key,
+        version=version if isinstance(version, str) else None, date=date if isinstance(date, str) else None)

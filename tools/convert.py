@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Convert an Ultralytics YOLO detection checkpoint (`.pt`) into a SwiftYOLO weights file.
+
+Usage: python3 tools/convert.py CHECKPOINT.pt OUTPUT
+
+Needs python3 + numpy only; the checkpoint is read without running any of its code (see
+checkpoint.py). The output layout and metadata are described in docs/weight-file.md. On refusal the
+exit status is 1 and stderr has one line: `convert.py: <file>: <reason>`.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from swyolo_file import FORMAT_VERSION, TensorFileError, file_sha256, write_tensor_file  # noqa: E402
+
+CONVERTER_VERSION = "1.0.0"
+
+
+def model_scale(yaml):
+    """The model's scale as Ultralytics picks it: the yaml's 'scale', else the first key of 'scales'."""
+    scales = yaml.get("scales") or {}
+    return yaml.get("scale") or next(iter(scales), None)
+
+
+def weights_metadata(converter, source, yaml, names, stride, batchnorm_eps, activations):
+    """Metadata of a `kind: "weights"` file (docs/weight-file.md), shared by every writer of weights."""
+    return {
+        "kind": "weights",
+        "format_version": FORMAT_VERSION,
+        "converter": converter,
+        "source": source,
+        "task": "detect",
+        "yaml": yaml,
+        "scale": model_scale(yaml),
+        "nc": yaml["nc"],
+        "names": names,
+        "stride": stride,
+        "batchnorm_eps": batchnorm_eps,
+        "activations": activations,
+    }
+
+
+def convert(checkpoint_path, output_path):
+    """Convert one checkpoint; returns the loaded `Checkpoint` (raises CheckpointError on refusal)."""
+    checkpoint = load_checkpoint(checkpoint_path)
+    source = {
+        "file": os.path.basename(checkpoint_path),
+        "sha256": file_sha256(checkpoint_path),
+        "ultralytics_version": checkpoint.version,
+        "date": checkpoint.date,
+    }
+    metadata = weights_metadata({"name": "tools/convert.py", "version": CONVERTER_VERSION}, source,
+                                checkpoint.yaml, checkpoint.names, checkpoint.stride, checkpoint.batchnorm_eps,
+                                checkpoint.activations)
+    try:
+        write_tensor_file(output_path, metadata, checkpoint.state_dict.items())
+    except OSError as error:
+        raise TensorFileError(f"cannot write {output_path}: {error.strerror or error}") from None
+    return checkpoint
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkpoint", help="Ultralytics .pt checkpoint (a YOLO detection model)")
+    parser.add_argument("output", help="weights file to write (.swyolo)")
+    args = parser.parse_args(argv)
+    try:
+        checkpoint = convert(args.checkpoint, args.output)
+    except (CheckpointError, TensorFileError) as error:
+        reason = str(error)
+    except OSError as error:  # reading the checkpoint
+        reason = error.strerror or str(error)
+    except Exception as error:  # never a traceback for a bad input file
+        reason = f"unexpected {type(error).__name__}: {error}"
+    else:
+        print(f"convert.py: wrote {args.output}: {len(checkpoint.state_dict)} tensors, "
+              f"{checkpoint.parameter_count:,} parameters, scale {model_scale(checkpoint.yaml)}, "
+              f"nc {checkpoint.nc}, from '{checkpoint.model_key}'")
+        return 0
+    print(f"convert.py: {args.checkpoint}: {' '.join(reason.split())}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
