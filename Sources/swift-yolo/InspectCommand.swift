@@ -6,9 +6,9 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Describe a weights file: its source, classes, and the network layer by layer.",
         discussion: """
-            Prints the file's metadata, then one row per top-level layer (as Ultralytics' model summary
-            does) with its inputs, repeats, parameters, module, resolved arguments and output shape for
-            an --imgsz × --imgsz input, then the totals: parameters as stored in the checkpoint and once
+            Prints the file's metadata, then one row per top-level layer (as Ultralytics' model summary \
+            does) with its inputs, repeats, parameters, module, resolved arguments and output shape for \
+            an --imgsz × --imgsz input, then the totals: parameters as stored in the checkpoint and once \
             BatchNorm is folded into the convolutions.
 
             Example:

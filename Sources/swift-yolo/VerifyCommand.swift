@@ -7,14 +7,15 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check the engine against golden tensors dumped from Ultralytics/PyTorch.",
         discussion: """
-            Runs the model on the input stored in GOLDEN (made by tools/golden.py) and prints, for every
-            top-level layer, the largest absolute error, the error relative to the layer's scale and the
-            first element past the bound. The head must match within \(GoldenVerification.boxTolerance) px on
-            boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers within
+            Runs the model on the input stored in GOLDEN (made by tools/golden.py) and prints, for every \
+            top-level layer, the largest absolute error, the error relative to the layer's scale and the \
+            first element past the bound. The head must match within \(GoldenVerification.boxTolerance) px on \
+            boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers within \
             \(GoldenVerification.layerTolerance) of their scale. Exits with status 1 past any bound.
 
-            Example:
-              python3 tools/golden.py --weights yolo11n.pt --image zidane.jpg --size 480x640 --out /tmp/zidane.swyolo
+            Example (tools/golden.py needs torch and ultralytics: tools/requirements-golden.txt):
+              python3 tools/golden.py --weights yolo11n.pt --image zidane.jpg \\
+                  --size 384x640 --out /tmp/zidane.swyolo
               swift-yolo verify /tmp/zidane.swyolo
             """)
 
