@@ -22,8 +22,11 @@ let package = Package(
         .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels"]),
 
         // Images in, detections out.
-        .target(name: "YOLOImage", dependencies: ["YOLOTensor"]),
-        .target(name: "YOLODetect", dependencies: ["YOLOTensor"]),
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),  // apt: libpng-dev libjpeg62-turbo-dev
+        .target(name: "YOLOImage", dependencies: ["CImageCodecs"]),
+        .target(name: "YOLODetect"),
 
         // The public facade and the command-line tool.
         .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
@@ -34,6 +37,6 @@ let package = Package(
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage"]),
-        .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"]),
+        .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,146 @@
+// JPEG decode through libjpeg(-turbo) with an error manager that never lets the library exit().
+#include "CImageCodecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+/// More scans than any sane progressive JPEG has; bounds the work a hostile file can cause.
+#define SY_MAX_SCANS 1000
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    char *err;
+    int code;
+    int finishing;  // a missing EOI after all scanlines were read is tolerated, like libjpeg does
+} jpeg_context;
+
+static void fail(j_common_ptr cinfo, int code) {
+    jpeg_context *ctx = (jpeg_context *)cinfo->err;
+    if (ctx->code == SY_OK) {
+        char message[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, message);
+        ctx->code = code;
+        snprintf(ctx->err, SY_ERROR_CAPACITY, "%s", message);
+    }
+    longjmp(ctx->jump, 1);
+}
+
+static void on_error_exit(j_common_ptr cinfo) { fail(cinfo, SY_ERR_CORRUPT); }
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    jpeg_context *ctx = (jpeg_context *)cinfo->err;
+    if (level < 0) {
+        cinfo->err->num_warnings++;
+        // The data ran out: libjpeg would fill the rest of the image with gray and carry on.
+        if (cinfo->err->msg_code == JWRN_JPEG_EOF && !ctx->finishing) fail(cinfo, SY_ERR_TRUNCATED);
+    }
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }  // never print to stderr
+
+static void on_progress(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (d->input_scan_number > SY_MAX_SCANS) {
+            jpeg_context *ctx = (jpeg_context *)cinfo->err;
+            if (ctx->code == SY_OK) {
+                ctx->code = SY_ERR_UNSUPPORTED;
+                snprintf(ctx->err, SY_ERROR_CAPACITY, "more than %d progressive scans", SY_MAX_SCANS);
+            }
+            longjmp(ctx->jump, 1);
+        }
+    }
+}
+
+static void setup(struct jpeg_decompress_struct *cinfo, jpeg_context *ctx, char *err) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->err = err;
+    err[0] = 0;
+    cinfo->err = jpeg_std_error(&ctx->pub);
+    ctx->pub.error_exit = on_error_exit;
+    ctx->pub.emit_message = on_emit_message;
+    ctx->pub.output_message = on_output_message;
+    ctx->progress.progress_monitor = on_progress;
+}
+
+int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err) {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_context ctx;
+    setup(&cinfo, &ctx, err);
+    if (setjmp(ctx.jump) != 0) {
+        jpeg_destroy_decompress(&cinfo);
+        return ctx.code;
+    }
+    jpeg_create_decompress(&cinfo);
+    cinfo.progress = &ctx.progress;
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    info->width = (int32_t)cinfo.image_width;
+    info->height = (int32_t)cinfo.image_height;
+    info->bit_depth = cinfo.data_precision;
+    info->color_type = (int32_t)cinfo.jpeg_color_space;
+    info->components = cinfo.num_components;
+    info->interlaced = cinfo.progressive_mode ? 1 : 0;
+    jpeg_destroy_decompress(&cinfo);
+    return SY_OK;
+}
+
+int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+                        uint8_t *out, size_t out_size, char *err) {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_context ctx;
+    setup(&cinfo, &ctx, err);
+    if (width <= 0 || height <= 0 || out_size / 3 / (size_t)width < (size_t)height) {
+        snprintf(err, SY_ERROR_CAPACITY, "output buffer too small");
+        return SY_ERR_ARGUMENT;
+    }
+    if (setjmp(ctx.jump) != 0) {
+        jpeg_destroy_decompress(&cinfo);
+        return ctx.code;
+    }
+    jpeg_create_decompress(&cinfo);
+    cinfo.progress = &ctx.progress;
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    if ((int32_t)cinfo.image_width != width || (int32_t)cinfo.image_height != height) {
+        ctx.code = SY_ERR_ARGUMENT;
+        snprintf(err, SY_ERROR_CAPACITY, "the header changed between reads");
+        longjmp(ctx.jump, 1);
+    }
+    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK || cinfo.num_components == 4) {
+        ctx.code = SY_ERR_UNSUPPORTED;
+        snprintf(err, SY_ERROR_CAPACITY, "CMYK/YCCK JPEGs are not supported (convert the image to RGB)");
+        longjmp(ctx.jump, 1);
+    }
+    if (cinfo.num_components != 1 && cinfo.num_components != 3) {
+        ctx.code = SY_ERR_UNSUPPORTED;
+        snprintf(err, SY_ERROR_CAPACITY, "JPEG with %d components is not supported", cinfo.num_components);
+        longjmp(ctx.jump, 1);
+    }
+    cinfo.out_color_space = JCS_RGB;  // gray is replicated by libjpeg; defaults otherwise (as OpenCV)
+    jpeg_start_decompress(&cinfo);
+    if (cinfo.output_components != 3 || (int32_t)cinfo.output_width != width ||
+        (int32_t)cinfo.output_height != height) {
+        ctx.code = SY_ERR_UNSUPPORTED;
+        snprintf(err, SY_ERROR_CAPACITY, "libjpeg did not produce RGB at the header's size");
+        longjmp(ctx.jump, 1);
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = out + (size_t)cinfo.output_scanline * (size_t)width * 3;
+        if (jpeg_read_scanlines(&cinfo, &row, 1) != 1) {
+            ctx.code = SY_ERR_TRUNCATED;
+            snprintf(err, SY_ERROR_CAPACITY, "the data ends before the image does");
+            longjmp(ctx.jump, 1);
+        }
+    }
+    ctx.finishing = 1;
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return SY_OK;
+}

@@ -1,0 +1,190 @@
+// PNG decode/encode through libpng with an error handler that jumps back here, never further.
+#include "CImageCodecs.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    jmp_buf jump;
+    char *err;
+    int code;
+    const uint8_t *data;  // read source (decode only)
+    size_t size;
+    size_t pos;
+} png_context;
+
+static void set_error(png_context *ctx, int code, const char *message) {
+    if (ctx->code == SY_OK) {
+        ctx->code = code;
+        snprintf(ctx->err, SY_ERROR_CAPACITY, "%s", message);
+    }
+}
+
+static void on_error(png_structp png, png_const_charp message) {
+    png_context *ctx = (png_context *)png_get_error_ptr(png);
+    set_error(ctx, SY_ERR_CORRUPT, message);
+    longjmp(ctx->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;  // benign problems (bad ancillary CRC, unknown chunk data): OpenCV ignores them too
+}
+
+static void read_memory(png_structp png, png_bytep out, size_t count) {
+    png_context *ctx = (png_context *)png_get_io_ptr(png);
+    if (count > ctx->size - ctx->pos) {
+        set_error(ctx, SY_ERR_TRUNCATED, "the data ends before the image does");
+        longjmp(ctx->jump, 1);
+    }
+    memcpy(out, ctx->data + ctx->pos, count);
+    ctx->pos += count;
+}
+
+int sy_png_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err) {
+    png_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = err;
+    ctx.data = data;
+    ctx.size = size;
+    err[0] = 0;
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(err, SY_ERROR_CAPACITY, "not a PNG signature");
+        return SY_ERR_CORRUPT;
+    }
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (png == NULL) {
+        snprintf(err, SY_ERROR_CAPACITY, "out of memory");
+        return SY_ERR_CORRUPT;
+    }
+    png_infop pinfo = png_create_info_struct(png);
+    if (pinfo == NULL || setjmp(ctx.jump) != 0) {
+        if (ctx.code == SY_OK) set_error(&ctx, SY_ERR_CORRUPT, "out of memory");
+        png_destroy_read_struct(&png, pinfo ? &pinfo : NULL, NULL);
+        return ctx.code;
+    }
+    png_set_read_fn(png, &ctx, read_memory);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  // YOLOImage applies its own limits
+    png_read_info(png, pinfo);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, pinfo, &width, &height, &depth, &color_type, &interlace, NULL, NULL);
+    info->width = (int32_t)width;
+    info->height = (int32_t)height;
+    info->bit_depth = depth;
+    info->color_type = color_type;
+    info->components = png_get_channels(png, pinfo);
+    info->interlaced = interlace != PNG_INTERLACE_NONE;
+    png_destroy_read_struct(&png, &pinfo, NULL);
+    return SY_OK;
+}
+
+int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+                       uint8_t *out, size_t out_size, char *err) {
+    png_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = err;
+    ctx.data = data;
+    ctx.size = size;
+    err[0] = 0;
+    if (width <= 0 || height <= 0 || out_size / 3 / (size_t)width < (size_t)height) {
+        snprintf(err, SY_ERROR_CAPACITY, "output buffer too small");
+        return SY_ERR_ARGUMENT;
+    }
+    png_bytep *volatile rows = NULL;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (png == NULL) {
+        snprintf(err, SY_ERROR_CAPACITY, "out of memory");
+        return SY_ERR_CORRUPT;
+    }
+    png_infop pinfo = png_create_info_struct(png);
+    if (pinfo == NULL || setjmp(ctx.jump) != 0) {
+        if (ctx.code == SY_OK) set_error(&ctx, SY_ERR_CORRUPT, "out of memory");
+        png_destroy_read_struct(&png, pinfo ? &pinfo : NULL, NULL);
+        free(rows);
+        return ctx.code;
+    }
+    png_set_read_fn(png, &ctx, read_memory);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, pinfo);
+    png_uint_32 w = 0, h = 0;
+    int depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, pinfo, &w, &h, &depth, &color_type, &interlace, NULL, NULL);
+    if ((int32_t)w != width || (int32_t)h != height) {
+        set_error(&ctx, SY_ERR_ARGUMENT, "the header changed between reads");
+        longjmp(ctx.jump, 1);
+    }
+    // The same transforms as OpenCV's PngDecoder for a 3-channel 8-bit destination.
+    if (depth == 16) png_set_strip_16(png);  // high byte, i.e. v >> 8
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    png_set_strip_alpha(png);  // alpha and tRNS are dropped, not composited
+    png_set_interlace_handling(png);
+    png_read_update_info(png, pinfo);
+    if (png_get_channels(png, pinfo) != 3 || png_get_bit_depth(png, pinfo) != 8 ||
+        png_get_rowbytes(png, pinfo) != (size_t)width * 3) {
+        set_error(&ctx, SY_ERR_UNSUPPORTED, "libpng did not produce 8-bit RGB for this colour type");
+        longjmp(ctx.jump, 1);
+    }
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
+    if (rows == NULL) {
+        set_error(&ctx, SY_ERR_CORRUPT, "out of memory");
+        longjmp(ctx.jump, 1);
+    }
+    for (int32_t y = 0; y < height; y++) rows[y] = out + (size_t)y * (size_t)width * 3;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &pinfo, NULL);
+    free(rows);
+    return SY_OK;
+}
+
+int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, int32_t height, char *err) {
+    png_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = err;
+    err[0] = 0;
+    if (width <= 0 || height <= 0) {
+        snprintf(err, SY_ERROR_CAPACITY, "invalid dimensions %dx%d", width, height);
+        return SY_ERR_ARGUMENT;
+    }
+    FILE *volatile file = fopen(path, "wb");
+    if (file == NULL) {
+        snprintf(err, SY_ERROR_CAPACITY, "cannot create the file: %s", strerror(errno));
+        return SY_ERR_IO;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_infop pinfo = png ? png_create_info_struct(png) : NULL;
+    if (png == NULL || pinfo == NULL || setjmp(ctx.jump) != 0) {
+        if (ctx.code == SY_OK) set_error(&ctx, SY_ERR_IO, "out of memory");
+        if (ctx.code == SY_ERR_CORRUPT) ctx.code = SY_ERR_IO;
+        png_destroy_write_struct(png ? &png : NULL, pinfo ? &pinfo : NULL);
+        fclose(file);
+        return ctx.code;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, pinfo, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 6);
+    png_write_info(png, pinfo);
+    for (int32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * 3);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &pinfo);
+    int failed = fflush(file) != 0 || ferror(file) || fsync(fileno(file)) != 0;
+    int saved = errno;
+    if (fclose(file) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed) {
+        snprintf(err, SY_ERROR_CAPACITY, "writing failed: %s", strerror(saved));
+        return SY_ERR_IO;
+    }
+    return SY_OK;
+}

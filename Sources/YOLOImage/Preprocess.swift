@@ -1,0 +1,248 @@
+/// How an image is fitted to the model's input.
+public enum ResizeMode: String, Sendable, CaseIterable, Codable {
+    /// Ultralytics `predict()` default (`LetterBox(auto=True)`): scale to fit, keeping the aspect
+    /// ratio, then pad each axis only up to the next multiple of the stride (the minimal rectangle).
+    case letterbox
+    /// `LetterBox(auto=False)`: scale to fit and pad to the full target size.
+    case square
+    /// `LetterBox(scale_fill=True)`: resize to the target size, ignoring the aspect ratio.
+    case stretch
+    /// Scale so the image covers the target (the short side matches), then crop the centre.
+    case crop
+}
+
+/// Preprocessing settings; the defaults are those of `YOLO(model).predict(imgsz=640)`.
+public struct PreprocessOptions: Sendable, Equatable {
+    /// Target height and width (Ultralytics `imgsz`, as `[h, w]`).
+    public var targetHeight: Int
+    public var targetWidth: Int
+    public var mode: ResizeMode
+    /// The model's largest stride; `letterbox` pads to multiples of it.
+    public var stride: Int
+    /// Grey used for padding (Ultralytics: 114).
+    public var padValue: UInt8
+    /// Allow enlarging small images (`LetterBox(scaleup=True)`, the predict default). Letterbox
+    /// and square modes only.
+    public var scaleUp: Bool
+
+    public init(imageSize: Int = 640, mode: ResizeMode = .letterbox, stride: Int = 32, padValue: UInt8 = 114,
+                scaleUp: Bool = true) {
+        self.init(targetHeight: imageSize, targetWidth: imageSize, mode: mode, stride: stride, padValue: padValue,
+                  scaleUp: scaleUp)
+    }
+
+    public init(targetHeight: Int, targetWidth: Int, mode: ResizeMode = .letterbox, stride: Int = 32,
+                padValue: UInt8 = 114, scaleUp: Bool = true) {
+        precondition(targetHeight > 0 && targetWidth > 0 && stride > 0,
+                     "preprocess target \(targetHeight)x\(targetWidth) and stride \(stride) must be positive")
+        self.targetHeight = targetHeight
+        self.targetWidth = targetWidth
+        self.mode = mode
+        self.stride = stride
+        self.padValue = padValue
+        self.scaleUp = scaleUp
+    }
+
+    /// `size` rounded up to a multiple of `stride` (at least one stride), as Ultralytics'
+    /// `check_imgsz` does before predicting (it warns, e.g. `imgsz=333` becomes 352).
+    public static func strideAligned(_ size: Int, stride: Int = 32) -> Int {
+        precondition(stride > 0)
+        return max((size + stride - 1) / stride * stride, stride)
+    }
+}
+
+/// Where the original image went on the model input, and how to map boxes back.
+///
+/// Coordinates: the original image is `originalWidth × originalHeight`; it is scaled to
+/// `resizedWidth × resizedHeight` and placed on the `inputWidth × inputHeight` canvas with its
+/// top-left corner at (`padLeft`, `padTop`) — or, in `crop` mode, the canvas shows the resized
+/// image from (`cropLeft`, `cropTop`).
+public struct PreprocessGeometry: Sendable, Equatable {
+    public let mode: ResizeMode
+    public let originalWidth: Int
+    public let originalHeight: Int
+    public let resizedWidth: Int
+    public let resizedHeight: Int
+    public let inputWidth: Int
+    public let inputHeight: Int
+    /// Resized / original along each axis, as `LetterBox` reports it in `ratio`.
+    public let ratioX: Double
+    public let ratioY: Double
+    public let padLeft: Int
+    public let padTop: Int
+    public let padRight: Int
+    public let padBottom: Int
+    public let cropLeft: Int
+    public let cropTop: Int
+    /// The gains and offsets `mapToOriginal` uses: original = (input - offset) / gain.
+    let mapGainX: Double, mapGainY: Double, mapOffsetX: Double, mapOffsetY: Double
+
+    /// The geometry for an image of `width × height` under `options`, computed exactly as
+    /// Ultralytics' `LetterBox.get_params` computes it (Python's round-half-even included).
+    public init(width: Int, height: Int, options o: PreprocessOptions) {
+        precondition(width > 0 && height > 0, "image dimensions must be positive, got \(width)x\(height)")
+        let w = Double(width), h = Double(height)
+        let tw = o.targetWidth, th = o.targetHeight
+        mode = o.mode
+        originalWidth = width
+        originalHeight = height
+        var cropL = 0, cropT = 0
+        switch o.mode {
+        case .letterbox, .square:
+            var r = min(Double(th) / h, Double(tw) / w)
+            if !o.scaleUp { r = min(r, 1) }
+            let newW = max(pyRound(w * r), 1), newH = max(pyRound(h * r), 1)
+            var dw = tw - newW, dh = th - newH
+            if o.mode == .letterbox {
+                dw = ((dw % o.stride) + o.stride) % o.stride  // np.mod
+                dh = ((dh % o.stride) + o.stride) % o.stride
+            }
+            let halfW = Double(dw) / 2, halfH = Double(dh) / 2
+            resizedWidth = newW
+            resizedHeight = newH
+            ratioX = r
+            ratioY = r
+            padTop = pyRound(halfH - 0.1)
+            padBottom = pyRound(halfH + 0.1)
+            padLeft = pyRound(halfW - 0.1)
+            padRight = pyRound(halfW + 0.1)
+        case .stretch:
+            resizedWidth = tw
+            resizedHeight = th
+            ratioX = Double(tw) / w
+            ratioY = Double(th) / h
+            (padTop, padBottom, padLeft, padRight) = (0, 0, 0, 0)
+        case .crop:
+            let r = max(Double(th) / h, Double(tw) / w)
+            // Guard against rounding leaving the scaled side a pixel short of the target.
+            resizedWidth = max(pyRound(w * r), tw)
+            resizedHeight = max(pyRound(h * r), th)
+            ratioX = r
+            ratioY = r
+            (padTop, padBottom, padLeft, padRight) = (0, 0, 0, 0)
+            cropL = (resizedWidth - tw) / 2
+            cropT = (resizedHeight - th) / 2
+        }
+        cropLeft = cropL
+        cropTop = cropT
+        inputWidth = o.mode == .crop ? tw : resizedWidth + padLeft + padRight
+        inputHeight = o.mode == .crop ? th : resizedHeight + padTop + padBottom
+
+        switch o.mode {
+        case .letterbox where o.scaleUp, .square where o.scaleUp:
+            // What the predictor does: ops.scale_boxes(img1_shape=input, boxes, img0_shape=original)
+            // recomputes gain and padding from the two shapes (ratio_pad=None).
+            let gain = min(Double(inputHeight) / h, Double(inputWidth) / w)
+            let newH = max(pyRound(h * gain), 1), newW = max(pyRound(w * gain), 1)
+            mapGainY = Double(newH) / h
+            mapGainX = Double(newW) / w
+            mapOffsetX = Double(pyRound(Double(inputWidth - newW) / 2 - 0.1))
+            mapOffsetY = Double(pyRound(Double(inputHeight - newH) / 2 - 0.1))
+        case .letterbox, .square:
+            mapGainX = ratioX
+            mapGainY = ratioY
+            mapOffsetX = Double(padLeft)
+            mapOffsetY = Double(padTop)
+        case .stretch:
+            mapGainX = ratioX
+            mapGainY = ratioY
+            mapOffsetX = 0
+            mapOffsetY = 0
+        case .crop:
+            mapGainX = Double(resizedWidth) / w
+            mapGainY = Double(resizedHeight) / h
+            mapOffsetX = -Double(cropL)
+            mapOffsetY = -Double(cropT)
+        }
+    }
+
+    /// A box in model-input pixels (x1, y1, x2, y2) mapped to original-image pixels and clipped to
+    /// the image, as Ultralytics' `ops.scale_boxes` + `clip_boxes` do in float32 (letterbox and
+    /// square: gain and padding recomputed from the two shapes, exactly as the predictor does).
+    public func mapToOriginal(x1: Float, y1: Float, x2: Float, y2: Float)
+        -> (x1: Float, y1: Float, x2: Float, y2: Float)
+    {
+        let gx = Float(mapGainX), gy = Float(mapGainY), ox = Float(mapOffsetX), oy = Float(mapOffsetY)
+        let w = Float(originalWidth), h = Float(originalHeight)
+        func clip(_ v: Float, _ upper: Float) -> Float { min(max(v, 0), upper) }
+        return (clip((x1 - ox) / gx, w), clip((y1 - oy) / gy, h), clip((x2 - ox) / gx, w), clip((y2 - oy) / gy, h))
+    }
+}
+
+/// Python 3's `round(x)` for a float: nearest integer, ties to even.
+@inline(__always)
+func pyRound(_ x: Double) -> Int { Int(x.rounded(.toNearestOrEven)) }
+
+/// A model input: CHW float32 RGB in [0, 1] (`x / 255`), with the geometry that produced it.
+public struct PreprocessedImage: Sendable {
+    /// `[3, height, width]`, channel-major: all red, then green, then blue.
+    public let chw: [Float]
+    public let width: Int
+    public let height: Int
+    public let geometry: PreprocessGeometry
+}
+
+/// Turns decoded images into model inputs the way Ultralytics' predictor does: `LetterBox`
+/// (OpenCV INTER_LINEAR resize, bit-exact; padding 114), BGR→RGB, HWC→CHW, `/ 255`.
+public struct Preprocessor: Sendable {
+    public var options: PreprocessOptions
+
+    public init(options: PreprocessOptions = PreprocessOptions()) {
+        self.options = options
+    }
+
+    /// The geometry for an image of the given size (no pixels touched).
+    public func geometry(width: Int, height: Int) -> PreprocessGeometry {
+        PreprocessGeometry(width: width, height: height, options: options)
+    }
+
+    /// The 8-bit canvas the model sees (what `LetterBox()(image=img)` returns, in RGB).
+    public func canvas(for image: RGBImage) -> (canvas: RGBImage, geometry: PreprocessGeometry) {
+        let g = geometry(width: image.width, height: image.height)
+        let resized = BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight)
+        if g.mode == .stretch { return (resized, g) }
+        let pad = options.padValue
+        var canvas = RGBImage(width: g.inputWidth, height: g.inputHeight, fill: (pad, pad, pad))
+        // Copy the visible window of the resized image: [srcY0.., srcX0..] -> [dstY0.., dstX0..].
+        let srcX0 = g.cropLeft, srcY0 = g.cropTop
+        let dstX0 = g.padLeft, dstY0 = g.padTop
+        let copyW = min(g.resizedWidth - srcX0, g.inputWidth - dstX0)
+        let copyH = min(g.resizedHeight - srcY0, g.inputHeight - dstY0)
+        resized.pixels.withUnsafeBufferPointer { src in
+            canvas.pixels.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress, let d = dst.baseAddress, copyW > 0 else { return }
+                for y in 0..<copyH {
+                    (d + ((dstY0 + y) * g.inputWidth + dstX0) * 3)
+                        .update(from: s + ((srcY0 + y) * g.resizedWidth + srcX0) * 3, count: copyW * 3)
+                }
+            }
+        }
+        return (canvas, g)
+    }
+
+    /// The model input for `image`: CHW float32 in [0, 1].
+    public func preprocess(_ image: RGBImage) -> PreprocessedImage {
+        let (canvas, g) = canvas(for: image)
+        let chw = [Float](unsafeUninitializedCapacity: canvas.pixels.count) { buffer, count in
+            Self.writeCHW(canvas, into: buffer)
+            count = canvas.pixels.count
+        }
+        return PreprocessedImage(chw: chw, width: canvas.width, height: canvas.height, geometry: g)
+    }
+
+    /// Writes `canvas` as CHW float32 `x / 255` (RGB order) into `buffer`, which must hold at
+    /// least `3 × height × width` floats — e.g. the input tensor's storage, to avoid a copy.
+    public static func writeCHW(_ canvas: RGBImage, into buffer: UnsafeMutableBufferPointer<Float>) {
+        let plane = canvas.width * canvas.height
+        precondition(buffer.count >= plane * 3, "CHW buffer holds \(buffer.count) floats, needs \(plane * 3)")
+        guard let out = buffer.baseAddress else { return }
+        canvas.pixels.withUnsafeBufferPointer { src in
+            guard let s = src.baseAddress else { return }
+            for i in 0..<plane {  // [H*W*3] HWC -> [3, H*W] CHW
+                out[i] = Float(s[3 * i]) / 255
+                out[plane + i] = Float(s[3 * i + 1]) / 255
+                out[2 * plane + i] = Float(s[3 * i + 2]) / 255
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `Fixtures/nms.json`, made by `tools/image_fixtures.py` with ultralytics 8.4.190's
+/// `non_max_suppression` and torchvision 0.29's `ops.nms` (see the file's header).
+struct NMSFixture: Decodable {
+    struct Case: Decodable {
+        let conf: Double
+        let iou: Double
+        let agnostic: Bool
+        let classes: [Int]?
+        let maxDet: Int
+        let nc: Int
+        let anchors: Int
+        let predBase64: String
+        /// Rows of x1, y1, x2, y2, confidence, class.
+        let expected: [[Float]]
+
+        /// The `[4 + nc, anchors]` float32 head output.
+        var prediction: [Float] {
+            let data = Data(base64Encoded: predBase64) ?? Data()
+            return data.withUnsafeBytes { raw in
+                (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            }
+        }
+    }
+    let cases: [Case]
+
+    static func load() throws -> NMSFixture {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/nms.json")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(NMSFixture.self, from: Data(contentsOf: path))
+    }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
