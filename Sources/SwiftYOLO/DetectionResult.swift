@@ -1,0 +1,36 @@
+import YOLODetect
+
+/// What one image gave: its detections (boxes in original-image pixels) and where the time went.
+public struct DetectionResult: Sendable {
+    public let detections: [Detection]
+    /// The image as decoded (after EXIF orientation).
+    public let imageWidth: Int
+    public let imageHeight: Int
+    /// The model input it was fitted to.
+    public let inputWidth: Int
+    public let inputHeight: Int
+    public let timings: StageTimings
+}
+
+/// Milliseconds spent in each stage of one detection.
+public struct StageTimings: Sendable, Equatable {
+    public var decode: Double = 0
+    public var preprocess: Double = 0
+    public var inference: Double = 0
+    public var postprocess: Double = 0
+
+    public init() {}
+
+    public var total: Double { decode + preprocess + inference + postprocess }
+}
+
+/// Runs `body` and adds the time it took, in milliseconds, to `milliseconds`.
+func measure<T>(_ milliseconds: inout Double, _ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer {
+        let elapsed = clock.now - start
+        milliseconds += Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+    return try body()
+}

@@ -1,0 +1,98 @@
+import YOLODetect
+import YOLOImage
+import YOLOModel
+
+/// Object detection with a YOLO11 model: load once, then detect in as many images as you like.
+///
+/// ```swift
+/// let detector = try Detector(modelPath: "Weights/yolo11n.swyolo")
+/// for detection in try detector.detect(imageAt: "bus.jpg") {
+///     print(detection.label, detection.confidence, detection.box)   // box in image pixels
+/// }
+/// ```
+///
+/// A `Detector` is immutable after `init` and safe to share between threads: each call works on
+/// its own buffers, and the model's weights are only read.
+public final class Detector: Sendable {
+    public let model: DetectionModel
+    public let labels: LabelMap
+    public let options: DetectionOptions
+    public let decoder: ImageDecoder
+
+    /// Loads the weights file at `modelPath`.
+    ///
+    /// - Parameters:
+    ///   - labels: display names replacing the checkpoint's class names (one per class).
+    ///   - decoder: image decoding limits (50 megapixels by default).
+    public convenience init(modelPath: String, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
+                            decoder: ImageDecoder = ImageDecoder()) throws {
+        try self.init(model: DetectionModel(path: modelPath), labels: labels, options: options, decoder: decoder)
+    }
+
+    /// Wraps a loaded model (several detectors with different options can share one).
+    public init(model: DetectionModel, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
+                decoder: ImageDecoder = ImageDecoder()) throws {
+        if let labels, labels.count != model.classCount {
+            throw DetectorError.invalidOptions(reason: "\(labels.count) labels for a model of \(model.classCount) classes")
+        }
+        guard options.imageSize > 0 else { throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is not positive") }
+        if let classes = options.classes, let bad = classes.first(where: { !(0..<model.classCount).contains($0) }) {
+            throw DetectorError.invalidOptions(reason: "class id \(bad) is outside 0..<\(model.classCount)")
+        }
+        self.model = model
+        self.labels = labels ?? LabelMap(names: model.classNames)
+        self.options = options
+        self.decoder = decoder
+    }
+
+    /// The detections in the image file at `path`, boxes in its pixels.
+    public func detect(imageAt path: String) throws -> [Detection] {
+        try run(imageAt: path).detections
+    }
+
+    /// The detections in an RGB image given as interleaved 8-bit pixels (`width · height · 3` bytes,
+    /// row-major, no padding), boxes in its pixels.
+    public func detect(pixels: [UInt8], width: Int, height: Int) throws -> [Detection] {
+        guard width > 0, height > 0, width <= decoder.maxPixels / max(height, 1) else {
+            throw DetectorError.invalidPixels(reason: "size \(width)×\(height) is empty or over the \(decoder.maxPixels)-pixel limit")
+        }
+        guard pixels.count == width * height * 3 else {
+            throw DetectorError.invalidPixels(reason: "\(pixels.count) bytes for \(width)×\(height) RGB (needs \(width * height * 3))")
+        }
+        return try run(RGBImage(width: width, height: height, pixels: pixels)).detections
+    }
+
+    /// Decodes the image file at `path` and detects in it, with timings.
+    public func run(imageAt path: String) throws -> DetectionResult {
+        var timings = StageTimings()
+        let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
+        return try run(image, timings: timings)
+    }
+
+    /// Detects in a decoded image, with timings.
+    public func run(_ image: RGBImage, timings: StageTimings = StageTimings()) throws -> DetectionResult {
+        var timings = timings
+        let stride = model.maximumStride
+        let preprocessor = Preprocessor(options: PreprocessOptions(
+            imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride))
+        let (input, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
+            let (canvas, geometry) = preprocessor.canvas(for: image)
+            let input = Tensor(shape: [1, 3, canvas.height, canvas.width])
+            Preprocessor.writeCHW(canvas, into: input.buffer)
+            return (input, geometry)
+        }
+        let head = try measure(&timings.inference) { try model(input) }  // [1, 4 + nc, anchors]
+        let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
+            let postprocessor = Postprocessor(options: options.postprocessOptions, labels: labels)
+            return try postprocessor.detections(head: UnsafeBufferPointer(head.buffer), classCount: model.classCount, anchorCount: head.shape[2])
+                .map { detection in
+                    detection.mapped { box in
+                        let mapped = geometry.mapToOriginal(x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2)
+                        return BoundingBox(x1: mapped.x1, y1: mapped.y1, x2: mapped.x2, y2: mapped.y2)
+                    }
+                }
+        }
+        return DetectionResult(detections: detections, imageWidth: image.width, imageHeight: image.height,
+                               inputWidth: geometry.inputWidth, inputHeight: geometry.inputHeight, timings: timings)
+    }
+}
