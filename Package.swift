@@ -38,5 +38,6 @@ let package = Package(
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"], exclude: ["Fixtures"]),
+        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo"]),
     ]
 )
