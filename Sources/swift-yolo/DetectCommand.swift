@@ -127,11 +127,17 @@ struct DetectCommand: ParsableCommand {
             let plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
             let labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }
             if let classes {
-                options.classes = Set(try (labelMap ?? plain.labels).classIds(parsing: classes))
+                // Names are the model's own; with --labels, its display names work too.
+                do {
+                    options.classes = Set(try plain.labels.classIds(parsing: classes))
+                } catch {
+                    guard let labelMap else { throw error }
+                    options.classes = Set(try labelMap.classIds(parsing: classes))
+                }
             }
             return try Detector(model: plain.model, labels: labelMap, options: options, decoder: plain.decoder)
         } catch {
-            throw CleanExit.message("error: \(error)")
+            throw CommandFailure(error)
         }
     }
 
@@ -156,7 +162,7 @@ struct DetectCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CleanExit.message("error: cannot create --save directory '\(path)': \(error.localizedDescription)")
+            throw CommandFailure(message: "cannot create --save directory '\(path)': \(error.localizedDescription)")
         }
     }
 

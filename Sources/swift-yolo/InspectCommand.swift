@@ -26,7 +26,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = self.path ?? ModelOptions().resolvedPath
+        let path = ModelOptions.resolve(self.path)
         let model = try loadModel(path)
         let metadata = model.metadata
         let description = model.description
@@ -62,6 +62,6 @@ func loadModel(_ path: String) throws -> DetectionModel {
     do {
         return try DetectionModel(path: path)
     } catch {
-        throw CleanExit.message("error: \(error)")
+        throw CommandFailure(error)
     }
 }

@@ -10,8 +10,11 @@ struct ModelOptions: ParsableArguments {
     var model: String?
 
     /// The model path to use: the option, the environment, or the converted default weights.
-    var resolvedPath: String {
-        if let model { return model }
+    var resolvedPath: String { Self.resolve(model) }
+
+    /// `explicit` if given, else `$SWIFT_YOLO_MODEL`, else the converted default weights.
+    static func resolve(_ explicit: String?) -> String {
+        if let explicit { return explicit }
         if let fromEnvironment = ProcessInfo.processInfo.environment["SWIFT_YOLO_MODEL"], !fromEnvironment.isEmpty {
             return fromEnvironment
         }

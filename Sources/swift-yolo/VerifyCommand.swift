@@ -32,7 +32,7 @@ struct VerifyCommand: ParsableCommand {
             goldenFile = try TensorFile(path: golden)
             verification = try GoldenVerification(model: model, golden: goldenFile)
         } catch {
-            throw CleanExit.message("error: \(error)")
+            throw CommandFailure(error)
         }
         let metadata = goldenFile.metadata
         let generator = metadata["generator"]

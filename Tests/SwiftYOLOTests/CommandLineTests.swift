@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// `swift-yolo` end to end, as scripts use it: the output contract of DESIGN.md, bad inputs
+/// reported one by one while the other images still run, and the exit status.
+@Suite struct CommandLineTests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs the built `swift-yolo` with `arguments` from the repository root.
+    static func swiftYOLO(_ arguments: [String]) throws -> Run {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-yolo")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func jsonObject(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+    }
+
+    static let bus = "../shared/images/bus.jpg"
+    static let zidane = "../shared/images/zidane.jpg"
+
+    @Test func jsonLinesFollowTheContract() throws {
+        let run = try Self.swiftYOLO(["detect", "--json", Self.bus])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == 1)
+        let object = try Self.jsonObject(run.lines[0])
+        #expect(Set(object.keys) == ["image", "width", "height", "detections", "timing_ms"])
+        #expect(object["image"] as? String == Self.bus)
+        #expect(object["width"] as? Int == 810 && object["height"] as? Int == 1080)
+        let detections = try #require(object["detections"] as? [[String: Any]])
+        #expect(detections.count == 5)
+        let first = try #require(detections.first)
+        #expect(Set(first.keys) == ["class", "label", "confidence", "box"])
+        #expect(first["class"] as? Int == 5 && first["label"] as? String == "bus")
+        #expect(abs((first["confidence"] as? Double ?? 0) - 0.9379) < 0.005)
+        let box = try #require(first["box"] as? [Double])
+        #expect(box.count == 4 && abs(box[0] - 22.5) < 0.5 && abs(box[3] - 733.2) < 0.5)
+        let timings = try #require(object["timing_ms"] as? [String: Double])
+        #expect(Set(timings.keys) == ["decode", "preprocess", "inference", "postprocess", "total"])
+    }
+
+    @Test func everyKindOfBadImageIsReportedAndTheOthersStillRun() throws {
+        let png = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/images/decode/png_rgb8.png")))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.bus)))
+        let bad: [(path: String, message: String)] = [
+            (try Fixtures.temporaryFile("truncated.jpg", bytes: Array(jpeg.prefix(jpeg.count / 3))), "truncated"),
+            (try Fixtures.temporaryFile("truncated.png", bytes: Array(png.prefix(png.count / 2))), "truncated"),
+            (try Fixtures.temporaryFile("corrupt.jpg", bytes: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x42, count: 500)), "corrupt"),
+            (try Fixtures.temporaryFile("animation.gif", bytes: Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 64)), "only PNG and JPEG"),
+            (try Fixtures.temporaryFile("empty.png", bytes: []), "empty"),
+            (Fixtures.path("Tests/Fixtures/images/decode/jpeg_cmyk.jpg"), "not supported"),
+            ("/nonexistent/photo.jpg", "No such file"),
+        ]
+        let run = try Self.swiftYOLO(["detect", "--json", Self.bus] + bad.map(\.path) + [Self.zidane])
+        #expect(run.status == 1, "a failed image makes the exit status non-zero")
+        #expect(run.lines.count == bad.count + 2, "one line per image: \(run.stdout)")
+        let objects = try run.lines.map(Self.jsonObject)
+        #expect((objects.first?["detections"] as? [Any])?.count == 5, "bus.jpg before the bad files still has its detections")
+        #expect((objects.last?["detections"] as? [Any])?.count == 3, "zidane.jpg after the bad files still has its detections")
+        for (object, input) in zip(objects.dropFirst(), bad) {
+            #expect(Set(object.keys) == ["image", "error"], "\(input.path): \(object)")
+            #expect(object["image"] as? String == input.path)
+            let message = object["error"] as? String ?? ""
+            #expect(message.contains(input.path), "the message names the file: \(message)")
+            #expect(message.localizedCaseInsensitiveContains(input.message), "\(input.path): \(message)")
+        }
+    }
+
+    @Test func imagesOverThePixelLimitAreRefusedFromTheHeader() throws {
+        // zidane.jpg has 1280×720 = 921,600 pixels, bus.jpg 810×1080 = 874,800.
+        let run = try Self.swiftYOLO(["detect", "--json", "--max-pixels", "900000", Self.zidane, Self.bus])
+        #expect(run.status == 1)
+        let objects = try run.lines.map(Self.jsonObject)
+        #expect((objects[0]["error"] as? String)?.contains("1280x720 pixels exceeds the limit of 900000") == true, "\(objects[0])")
+        #expect((objects[1]["detections"] as? [Any])?.count == 5, "bus.jpg is under the limit and still runs")
+    }
+
+    @Test func classesByNameAndLabelsFile() throws {
+        let labels = try Fixtures.temporaryFile("labels-zh.txt", bytes: Array((0..<80).map { $0 == 0 ? "人" : $0 == 5 ? "公共汽车" : "类别\($0)" }.joined(separator: "\n").utf8))
+        let run = try Self.swiftYOLO(["detect", "--json", "--classes", "bus", "--labels", labels, Self.bus])
+        #expect(run.status == 0, "\(run.stderr)")
+        let detections = try #require(try Self.jsonObject(run.lines[0])["detections"] as? [[String: Any]])
+        #expect(detections.count == 1)
+        #expect(detections.first?["label"] as? String == "公共汽车")
+
+        let byDisplayName = try Self.swiftYOLO(["detect", "--json", "--classes", "人", "--labels", labels, Self.bus])
+        #expect((try Self.jsonObject(byDisplayName.lines[0])["detections"] as? [Any])?.count == 4, "the four people")
+
+        let unknown = try Self.swiftYOLO(["detect", "--classes", "unicorn", Self.bus])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown class 'unicorn'"), "\(unknown.stderr)")
+    }
+
+    @Test func agnosticKeepsOneBoxPerPlace() throws {
+        // At --conf 0.015 two boxes of different classes cover one place on bus.jpg.
+        let perClass = try Self.swiftYOLO(["detect", "--json", "--conf", "0.015", Self.bus])
+        let agnostic = try Self.swiftYOLO(["detect", "--json", "--conf", "0.015", "--agnostic", Self.bus])
+        let perClassCount = (try Self.jsonObject(perClass.lines[0])["detections"] as? [Any])?.count ?? 0
+        let agnosticCount = (try Self.jsonObject(agnostic.lines[0])["detections"] as? [Any])?.count ?? 0
+        #expect(agnosticCount < perClassCount, "agnostic NMS drops boxes of other classes in the same place")
+        #expect(agnosticCount == 31, "as Ultralytics (Tests/Fixtures/detections/agnostic-conf0.015.json)")
+        #expect(perClassCount == agnosticCount + 1)
+    }
+
+    @Test func saveWritesAnAnnotatedPNGPerImage() throws {
+        let directory = NSTemporaryDirectory() + "swift-yolo-save-\(getpid())"
+        let run = try Self.swiftYOLO(["detect", "--save", directory, Self.bus, Self.zidane])
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in ["bus.png", "zidane.png"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(name) is a PNG")
+        }
+        #expect(run.stdout.contains("saved \(directory)/bus.png"))
+        #expect(run.stdout.contains("bus     0.938"), "the table lists the bus: \(run.stdout)")
+    }
+
+    @Test func invalidOptionsSayWhatToDo() throws {
+        for (arguments, message) in [(["--conf", "1.5"], "--conf must lie in [0, 1]"), (["--imgsz", "0"], "--imgsz must lie in"),
+                                     (["--resize", "fill"], "--resize must be letterbox, stretch or crop")] {
+            let run = try Self.swiftYOLO(["detect"] + arguments + [Self.bus])
+            #expect(run.status != 0)
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        let missingModel = try Self.swiftYOLO(["detect", "--model", "/nonexistent/model.swyolo", Self.bus])
+        #expect(missingModel.status != 0)
+        #expect((missingModel.stdout + missingModel.stderr).contains("/nonexistent/model.swyolo"))
+    }
+
+    @Test func inspectReportsUltralyticsParameterCounts() throws {
+        let run = try Self.swiftYOLO(["inspect"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("24 layers, 2,624,080 parameters as stored, 2,616,248 with BatchNorm folded"))
+    }
+
+    @Test func verifyPassesOnTheFixtureAndFailsOnAnotherModel() throws {
+        let pass = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo"])
+        #expect(pass.status == 0, "\(pass.stdout)\(pass.stderr)")
+        #expect(pass.stdout.contains("PASS"))
+        let mismatched = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"])
+        #expect(mismatched.status != 0, "the reference model does not reproduce a random model's golden tensors")
+    }
+}
