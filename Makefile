@@ -53,9 +53,9 @@ test-swift:
 	swift build --build-tests
 	swift test --skip-build
 
+## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
-	.build/release/swift-yolo inspect $(WEIGHTS)
-	.build/release/swift-yolo verify Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo --model $(WEIGHTS)
+	.build/release/swift-yolo detect --model $(WEIGHTS) --save out $(IMAGES)/bus.jpg
 
 ## Regenerate the golden fixtures (needs torch + ultralytics: installed into $(GOLDEN_VENV)).
 golden:
