@@ -15,6 +15,12 @@ let package = Package(
         .systemLibrary(
             name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
 
         // The engine.
         .target(name: "YOLOTensor"),
@@ -22,9 +28,8 @@ let package = Package(
         .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels"]),
 
         // Images in, detections out.
-        .target(
-            name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),  // apt: libpng-dev libjpeg62-turbo-dev
+        // setjmp-safe C wrappers: libpng and libjpeg report errors by longjmp, which Swift cannot catch.
+        .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "YOLOImage", dependencies: ["CImageCodecs"]),
         .target(name: "YOLODetect"),
 

@@ -1,0 +1,2 @@
+// libpng 1.6 (apt: libpng-dev), used by CImageCodecs to decode and write PNG.
+#include <png.h>
