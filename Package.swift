@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
         .executableTarget(
             name: "swift-yolo",
-            dependencies: ["SwiftYOLO", "YOLOModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SwiftYOLO", "YOLOModel", "YOLOKernels", "YOLOImage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),

@@ -35,3 +35,10 @@ public struct ConvolutionGeometry: Sendable, Equatable, CustomStringConvertible 
         "\(inputChannels)→\(outputChannels) k\(kernelSize) s\(stride) p\(padding) g\(groups)"
     }
 }
+
+extension Convolution {
+    /// Floating-point operations for an input of `height × width` (a multiply-add counts two).
+    public func flops(height: Int, width: Int) -> Int {
+        2 * geometry.outputChannels * geometry.outputSize(height) * geometry.outputSize(width) * geometry.filterSize
+    }
+}

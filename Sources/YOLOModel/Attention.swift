@@ -51,4 +51,10 @@ struct Attention: Module {
     }
 
     var parameterCount: Int { qkv.parameterCount + proj.parameterCount + pe.parameterCount }
+
+    /// The three convolutions plus, per head, the `[N, kd] x [kd, N]` scores and `[hd, N] x [N, N]` mix.
+    func flops(_ size: (Int, Int)) -> Int {
+        let n = size.0 * size.1
+        return qkv.flops(size) + proj.flops(size) + pe.flops(size) + heads * 2 * n * n * (keyDimension + headDimension)
+    }
 }

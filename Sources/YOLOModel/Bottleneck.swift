@@ -23,4 +23,6 @@ struct Bottleneck: Module {
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount }
+
+    func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) }
 }

@@ -24,4 +24,6 @@ struct C3k: Module {
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + cv3.parameterCount + m.parameterCount }
+
+    func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + cv3.flops(size) + m.flops(size) }
 }

@@ -32,4 +32,6 @@ struct C3k2: Module {
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.reduce(0) { $0 + $1.parameterCount } }
+
+    func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + m.reduce(0) { $0 + $1.flops(size) } }
 }

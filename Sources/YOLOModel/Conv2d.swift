@@ -20,4 +20,6 @@ struct Conv2d: Module {
     func outputSize(_ size: (Int, Int)) -> (Int, Int) {
         (convolution.geometry.outputSize(size.0), convolution.geometry.outputSize(size.1))
     }
+
+    func flops(_ size: (Int, Int)) -> Int { convolution.flops(height: size.0, width: size.1) }
 }

@@ -86,6 +86,11 @@ struct Detect: Sendable {
         return (zip(boxBranches, levels).map { $0($1) }, zip(classBranches, levels).map { $0($1) })
     }
 
+    /// FLOPs of the branches for the levels' sizes (the DFL decode is not counted).
+    func flops(_ sizes: [(Int, Int)]) -> Int {
+        zip(sizes, zip(boxBranches, classBranches)).reduce(0) { $0 + $1.1.0.flops($1.0) + $1.1.1.flops($1.0) }
+    }
+
     var parameterCount: Int {
         (boxBranches + classBranches).reduce(dfl.parameterCount) { $0 + $1.parameterCount }
     }

@@ -78,27 +78,38 @@ public final class DetectionModel: Sendable {
         }
     }
 
-    /// Each layer's output shape for an input of `height × width`, without running the network.
-    public func outputShapes(height: Int, width: Int) -> [[Int]] {
-        var shapes: [[Int]] = []
+    /// Each layer's output shape and cost for an input of `height × width`, without running the network.
+    public func layerProfiles(height: Int, width: Int) -> [LayerProfile] {
+        var profiles: [LayerProfile] = []
         var previous = (height, width)
         for layer in layers {
-            let sizes = layer.from.map { $0 == -1 ? previous : (shapes[$0][2], shapes[$0][3]) }
-            let size: (Int, Int)
+            let sizes = layer.from.map { $0 == -1 ? previous : (profiles[$0].outputShape[2], profiles[$0].outputShape[3]) }
             switch layer.operation {
             case let .module(module):
-                size = module.outputSize(sizes[0])
+                let size = module.outputSize(sizes[0])
+                profiles.append(LayerProfile(outputShape: [1, layer.outputChannels, size.0, size.1], flops: module.flops(sizes[0])))
+                previous = size
             case .concat:
-                size = sizes[0]
+                profiles.append(LayerProfile(outputShape: [1, layer.outputChannels, sizes[0].0, sizes[0].1], flops: 0))
+                previous = sizes[0]
             case let .detect(detect):
                 let anchors = sizes.reduce(0) { $0 + $1.0 * $1.1 }
-                shapes.append([1, 4 + detect.classCount, anchors])
+                profiles.append(LayerProfile(outputShape: [1, 4 + detect.classCount, anchors], flops: detect.flops(sizes)))
                 previous = (0, 0)
-                continue
             }
-            shapes.append([1, layer.outputChannels, size.0, size.1])
-            previous = size
         }
-        return shapes
+        return profiles
     }
+
+    /// Each layer's output shape for an input of `height × width`.
+    public func outputShapes(height: Int, width: Int) -> [[Int]] {
+        layerProfiles(height: height, width: width).map(\.outputShape)
+    }
+}
+
+/// What one layer produces and costs for a given input size.
+public struct LayerProfile: Sendable, Equatable {
+    public let outputShape: [Int]
+    /// Floating-point operations (a multiply-add counts two).
+    public let flops: Int
 }

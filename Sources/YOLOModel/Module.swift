@@ -8,6 +8,8 @@ public protocol Module: Sendable {
     var parameterCount: Int { get }
     /// The output's `(height, width)` for an input of `size`.
     func outputSize(_ size: (Int, Int)) -> (Int, Int)
+    /// Floating-point operations (a multiply-add counts two) for an input of `size`.
+    func flops(_ size: (Int, Int)) -> Int
 }
 
 extension Module {
@@ -27,5 +29,14 @@ struct Sequential: Module {
 
     func outputSize(_ size: (Int, Int)) -> (Int, Int) {
         modules.reduce(size) { size, module in module.outputSize(size) }
+    }
+
+    func flops(_ size: (Int, Int)) -> Int {
+        var size = size, total = 0
+        for module in modules {
+            total += module.flops(size)
+            size = module.outputSize(size)
+        }
+        return total
     }
 }

@@ -28,4 +28,6 @@ struct SPPF: Module {
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount }
+
+    func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) }
 }

@@ -9,4 +9,6 @@ struct Upsample: Module {
     var parameterCount: Int { 0 }
 
     func outputSize(_ size: (Int, Int)) -> (Int, Int) { (size.0 * factor, size.1 * factor) }
+
+    func flops(_ size: (Int, Int)) -> Int { 0 }
 }

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import SwiftYOLO
+import YOLOImage
+import YOLOKernels
+import YOLOModel
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time the forward pass, in total and layer by layer.",
+        discussion: """
+            Runs --warmup untimed passes, then --runs timed ones, and prints the median, minimum and maximum \
+            latency of the whole forward pass (preprocessed input to head output), then a table of the \
+            top-level layers: median time, GFLOP, GFLOP/s and share of the total, so the slow layers are \
+            plain to see. Also reports model load time and peak resident memory.
+
+            The input is --imgsz × --imgsz, or, given an IMAGE, that image letterboxed as `detect` does \
+            (the minimal stride-aligned rectangle; --square for the full square).
+
+            Examples:
+              swift-yolo bench --threads 1
+              swift-yolo bench --json --runs 50 ../shared/images/bus.jpg
+            """)
+
+    @Argument(help: ArgumentHelp("An image whose letterboxed size (and pixels) to use.", valueName: "image"))
+    var image: String?
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "Input side (a multiple of 32 is used, rounded up).")
+    var imgsz = 640
+
+    @Flag(help: "With an IMAGE: letterbox onto the full square instead of the minimal rectangle.")
+    var square = false
+
+    @Option(help: "Timed runs.")
+    var runs = 20
+
+    @Option(help: "Untimed runs first.")
+    var warmup = 3
+
+    @Option(help: "Threads for the GEMMs and the direct loops (default: every core).")
+    var threads: Int?
+
+    @Flag(help: "Print one JSON object instead of tables.")
+    var json = false
+
+    func validate() throws {
+        guard imgsz >= 32, imgsz <= 4096 else { throw ValidationError("--imgsz must lie in 32…4096, got \(imgsz)") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
+        if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1") } }
+    }
+
+    func run() throws {
+        ComputeThreads.set(threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let model = try loadModel(modelOptions.resolvedPath)
+        let loadMilliseconds = (clock.now - loadStart).milliseconds
+        let input = try makeInput(model)
+        let (height, width) = (input.shape[2], input.shape[3])
+        let profiles = model.layerProfiles(height: height, width: width)
+
+        var totals: [Double] = []
+        var layerTimes = [[Double]](repeating: [], count: model.layers.count)
+        for run in 0..<(warmup + runs) {
+            var last = clock.now
+            var times = [Double](repeating: 0, count: model.layers.count)
+            let start = last
+            _ = try model(input) { index, _ in
+                let now = clock.now
+                times[index] = (now - last).milliseconds
+                last = now
+            }
+            let total = (clock.now - start).milliseconds
+            guard run >= warmup else { continue }
+            totals.append(total)
+            for (index, time) in times.enumerated() { layerTimes[index].append(time) }
+        }
+        let report = BenchReport(
+            model: modelOptions.resolvedPath, height: height, width: width, threads: ComputeThreads.count,
+            runs: runs, warmup: warmup, loadMilliseconds: loadMilliseconds, totals: totals,
+            layers: model.layers.map { layer in
+                BenchReport.Layer(index: layer.index, module: layer.module, milliseconds: layerTimes[layer.index].median,
+                                  flops: profiles[layer.index].flops)
+            },
+            peakResidentMegabytes: peakResidentMegabytes())
+        print(json ? report.json : report.text)
+    }
+
+    /// The benchmark input: the image letterboxed as `detect` prepares it, or a square of mid-grey.
+    private func makeInput(_ model: DetectionModel) throws -> Tensor {
+        let side = PreprocessOptions.strideAligned(imgsz, stride: model.maximumStride)
+        guard let image else {
+            let input = Tensor(shape: [1, 3, side, side])
+            input.buffer.update(repeating: 114 / 255)
+            return input
+        }
+        let decoded: RGBImage
+        do { decoded = try ImageDecoder().decode(contentsOf: image) } catch { throw CommandFailure(error) }
+        let preprocessor = Preprocessor(options: PreprocessOptions(imageSize: side, mode: square ? .square : .letterbox, stride: model.maximumStride))
+        let (canvas, _) = preprocessor.canvas(for: decoded)
+        let input = Tensor(shape: [1, 3, canvas.height, canvas.width])
+        Preprocessor.writeCHW(canvas, into: input.buffer)
+        return input
+    }
+
+    private func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024  // Linux reports kilobytes
+    }
+}
+
+extension Duration {
+    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
+
+extension Array where Element == Double {
+    var median: Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
+    }
+}
