@@ -17,23 +17,52 @@ public func applyActivation(_ activation: Activation, to values: UnsafeMutablePo
     }
 }
 
-/// `x ← x / (1 + e^(−x))`, in place.
-@inlinable
-public func siluInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
-    for i in 0..<count {
-        let x = values[i]
-        values[i] = x / (1 + expf(-x))
+/// `x ← x + bias`, then the activation, in place over `count` floats: the epilogue of a convolution
+/// (one pass over its output, vectorized; see `vectorExp`).
+public func addBiasAndActivate(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, activation: Activation) {
+    let raw = UnsafeMutableRawPointer(values)
+    let b = SIMD8<Float>(repeating: bias)
+    var i = 0
+    switch activation {
+    case .identity:
+        while i + 8 <= count {
+            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) + b, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+    case .silu:
+        while i + 8 <= count {
+            raw.storeBytes(of: vectorSiLU(raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) + b), toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
     }
+    guard i < count else { return }
+    // The tail goes through the same vector arithmetic, padded.
+    var tail = SIMD8<Float>()
+    for j in 0..<(count - i) { tail[j] = values[i + j] }
+    tail += b
+    if activation == .silu { tail = vectorSiLU(tail) }
+    for j in 0..<(count - i) { values[i + j] = tail[j] }
 }
 
-/// The logistic function `1 / (1 + e^(−x))`.
-@inlinable
-public func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
+/// `x ← x / (1 + e^(−x))`, in place.
+public func siluInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
+    addBiasAndActivate(values, count: count, bias: 0, activation: .silu)
+}
 
-/// `x ← 1 / (1 + e^(−x))`, in place.
+/// The logistic function `1 / (1 + e^(−x))` of one value, through the same arithmetic as the
+/// vector paths.
 @inlinable
+public func sigmoid(_ x: Float) -> Float { vectorSigmoid(SIMD8(repeating: x))[0] }
+
+/// `x ← 1 / (1 + e^(−x))`, in place, vectorized.
 public func sigmoidInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
-    for i in 0..<count { values[i] = sigmoid(values[i]) }
+    let raw = UnsafeMutableRawPointer(values)
+    var i = 0
+    while i + 8 <= count {
+        raw.storeBytes(of: vectorSigmoid(raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)), toByteOffset: i * 4, as: SIMD8<Float>.self)
+        i += 8
+    }
+    for j in i..<count { values[j] = sigmoid(values[j]) }
 }
 
 /// Softmax over each of `rows` contiguous rows of `columns` values, in place, with the row

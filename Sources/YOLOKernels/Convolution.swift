@@ -33,36 +33,35 @@ public struct Convolution: Sendable {
                      "convolution \(geometry) got \(channels) input channels")
         let output = Tensor.featureMap(
             channels: geometry.outputChannels,
-            height: geometry.outputSize(height), width: geometry.outputSize(width))
+            height: geometry.outputSize(height), width: geometry.outputSize(width), zeroed: false)
         run(input.data, height: height, width: width, into: output.data)
         return output
     }
 
-    /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output`.
+    /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
+    /// element is written).
     public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
         let g = geometry
-        let outputHeight = g.outputSize(height), outputWidth = g.outputSize(width)
-        let planeSize = outputHeight * outputWidth
+        let planeSize = g.outputSize(height) * g.outputSize(width)
         weights.withUnsafeBufferPointer { weights in
-            bias.withUnsafeBufferPointer { bias in
-                if g.isDepthwise {
-                    depthwiseConvolution(
-                        input, channels: g.inputChannels, height: height, width: width,
-                        weights: weights.baseAddress!, bias: bias.baseAddress!,
-                        kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
-                } else {
-                    for c in 0..<g.outputChannels {
-                        (output + c * planeSize).update(repeating: bias[c], count: planeSize)
-                    }
-                    gemmConvolution(input, height: height, width: width,
-                                    weights: weights.baseAddress!, into: output)
-                }
+            guard let weights = weights.baseAddress else { return }
+            if g.isDepthwise {
+                depthwiseConvolution(
+                    input, channels: g.inputChannels, height: height, width: width, weights: weights,
+                    kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
+            } else {
+                gemmConvolution(input, height: height, width: width, weights: weights, into: output)
             }
         }
-        applyActivation(activation, to: output, count: g.outputChannels * planeSize)
+        // Epilogue: bias and activation in one pass per channel.
+        bias.withUnsafeBufferPointer { bias in
+            ComputeThreads.parallelFor(g.outputChannels) { c in
+                addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
+            }
+        }
     }
 
-    /// `output += W · im2col(input)`, one GEMM per group.
+    /// `output = W · im2col(input)`, one GEMM per group.
     private func gemmConvolution(
         _ input: UnsafePointer<Float>, height: Int, width: Int,
         weights: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
@@ -85,8 +84,7 @@ public struct Convolution: Sendable {
             sgemm(m: groupOutputs, n: planeSize, k: g.filterSize,
                   a: weights + group * groupOutputs * g.filterSize, lda: g.filterSize,
                   b: columns + group * groupInputs * g.kernelSize * g.kernelSize * planeSize, ldb: planeSize,
-                  c: output + group * groupOutputs * planeSize, ldc: planeSize,
-                  beta: 1)
+                  c: output + group * groupOutputs * planeSize, ldc: planeSize)
         }
     }
 }

@@ -1,24 +1,23 @@
-/// Depthwise convolution (one `k × k` filter per channel) written as a direct loop: a GEMM would
-/// have one row per channel and gain nothing.
+/// Depthwise convolution (one `k × k` filter per channel, no bias) written as a direct loop: a GEMM
+/// would have one row per channel and gain nothing. Channels run in parallel.
 ///
 /// - Parameters:
 ///   - input: `channels` planes of `height × width`.
 ///   - weights: `channels` filters of `k · k`, row-major.
-///   - bias: `channels` values added to every output of their channel.
-///   - output: `channels` planes of `OH × OW`.
+///   - output: `channels` planes of `OH × OW`, all written.
 public func depthwiseConvolution(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
-    weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    weights: UnsafePointer<Float>,
     kernelSize k: Int, stride: Int, padding: Int,
     into output: UnsafeMutablePointer<Float>
 ) {
     let outputHeight = (height + 2 * padding - k) / stride + 1
     let outputWidth = (width + 2 * padding - k) / stride + 1
-    for c in 0..<channels {
+    ComputeThreads.parallelFor(channels) { c in
         let plane = input + c * height * width
         let filter = weights + c * k * k
         let result = output + c * outputHeight * outputWidth
-        result.update(repeating: bias[c], count: outputHeight * outputWidth)
+        result.update(repeating: 0, count: outputHeight * outputWidth)
         for ky in 0..<k {
             for kx in 0..<k {
                 let tap = filter[ky * k + kx]

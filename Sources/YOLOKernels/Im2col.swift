@@ -13,9 +13,9 @@ public func im2col(
     let outputHeight = (height + 2 * padding - k) / stride + 1
     let outputWidth = (width + 2 * padding - k) / stride + 1
     let planeSize = outputHeight * outputWidth
-    var row = columns
-    for c in 0..<channels {
+    ComputeThreads.parallelFor(channels) { c in
         let plane = input + c * height * width
+        var row = columns + c * k * k * planeSize
         for ky in 0..<k {
             for kx in 0..<k {
                 // Output columns [first, last) read inside the image on this tap; the rest is padding.

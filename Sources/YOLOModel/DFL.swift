@@ -1,4 +1,3 @@
-import Foundation
 import YOLOKernels
 
 /// Ultralytics' `DFL` (distribution focal loss integral): each box side is predicted as a distribution
@@ -12,19 +11,36 @@ struct DFL: Sendable {
         self.weights = try weights.tensor("conv.weight", shape: [1, bins, 1, 1]).values
     }
 
-    /// The expected distance for one side from its `bins` logits, each `stride` floats apart.
-    func expectation(_ logits: UnsafePointer<Float>, stride: Int) -> Float {
-        var maximum = -Float.infinity
-        for j in 0..<bins { maximum = max(maximum, logits[j * stride]) }
-        var exponentials = [Float](repeating: 0, count: bins)
-        var sum: Float = 0
-        for j in 0..<bins {
-            exponentials[j] = expf(logits[j * stride] - maximum)
-            sum += exponentials[j]
+    /// The expected distances of `count` anchors at once.
+    ///
+    /// - Parameters:
+    ///   - logits: `bins` planes of `planeSize` floats: bin `j` of anchor `i` at `logits[j · planeSize + i]`.
+    ///   - output: `count` distances, one per anchor.
+    func expectations(_ logits: UnsafePointer<Float>, planeSize: Int, count: Int, into output: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeRawPointer(logits)
+        var start = 0
+        while start < count {
+            // Eight anchors at a time; the last group re-reads a few anchors so loads stay in bounds.
+            let i = min(start, max(count - 8, 0))
+            func load(_ bin: Int) -> SIMD8<Float> {
+                if count >= 8 { return raw.loadUnaligned(fromByteOffset: (bin * planeSize + i) * 4, as: SIMD8<Float>.self) }
+                var v = SIMD8<Float>()
+                for lane in 0..<count { v[lane] = logits[bin * planeSize + lane] }
+                return v
+            }
+            var maximum = load(0)
+            for j in 1..<bins { maximum = lanewiseMax(maximum, load(j)) }
+            var sum = SIMD8<Float>()
+            var exponentials = [SIMD8<Float>](repeating: SIMD8(), count: bins)
+            for j in 0..<bins {
+                exponentials[j] = vectorExp(load(j) - maximum)
+                sum += exponentials[j]
+            }
+            var expectation = SIMD8<Float>()
+            for j in 0..<bins { expectation += weights[j] * (exponentials[j] / sum) }
+            for lane in 0..<min(8, count) { output[i + lane] = expectation[lane] }
+            start = i + 8
         }
-        var expectation: Float = 0
-        for j in 0..<bins { expectation += weights[j] * (exponentials[j] / sum) }
-        return expectation
     }
 
     var parameterCount: Int { weights.count }

@@ -49,35 +49,50 @@ struct Detect: Sendable {
     func callAsFunction(_ levels: [Tensor]) -> Tensor {
         let (boxes, scores) = rawOutputs(levels)
         let anchorCount = boxes.reduce(0) { $0 + $1.chw.height * $1.chw.width }
-        let output = Tensor(shape: [1, 4 + classCount, anchorCount])
-        var anchor = 0
+        let output = Tensor(uninitializedShape: [1, 4 + classCount, anchorCount])
+        var firstAnchor = 0
         for (level, (box, score)) in zip(boxes, scores).enumerated() {
             let (_, height, width) = box.chw
             let planeSize = height * width
-            let stride = Float(strides[level])
-            for y in 0..<height {
-                for x in 0..<width {
-                    let position = y * width + x
-                    // dist2bbox(xywh=True): lt, rb distances around the anchor point at the cell centre.
-                    let left = dfl.expectation(box.data + position, stride: planeSize)
-                    let top = dfl.expectation(box.data + bins * planeSize + position, stride: planeSize)
-                    let right = dfl.expectation(box.data + 2 * bins * planeSize + position, stride: planeSize)
-                    let bottom = dfl.expectation(box.data + 3 * bins * planeSize + position, stride: planeSize)
-                    let anchorX = Float(x) + 0.5, anchorY = Float(y) + 0.5
-                    let x1 = anchorX - left, y1 = anchorY - top
-                    let x2 = anchorX + right, y2 = anchorY + bottom
-                    output.data[anchor] = (x1 + x2) / 2 * stride
-                    output.data[anchorCount + anchor] = (y1 + y2) / 2 * stride
-                    output.data[2 * anchorCount + anchor] = (x2 - x1) * stride
-                    output.data[3 * anchorCount + anchor] = (y2 - y1) * stride
-                    for c in 0..<classCount {
-                        output.data[(4 + c) * anchorCount + anchor] = sigmoid(score.data[c * planeSize + position])
-                    }
-                    anchor += 1
-                }
+            decodeBoxes(box.data, height: height, width: width, stride: Float(strides[level]),
+                        into: output.data + firstAnchor, rowStride: anchorCount)
+            // Class scores: each class plane becomes a run of its output row, through the sigmoid.
+            ComputeThreads.parallelFor(classCount) { c in
+                let row = output.data + (4 + c) * anchorCount + firstAnchor
+                row.update(from: score.data + c * planeSize, count: planeSize)
+                sigmoidInPlace(row, count: planeSize)
             }
+            firstAnchor += planeSize
         }
         return output
+    }
+
+    /// `dist2bbox(xywh=True)`: the DFL distances (left, top, right, bottom) around each cell's centre
+    /// `(x + 0.5, y + 0.5)`, as a box centre and size, times the stride. Writes rows 0–3 of the output
+    /// (`rowStride` floats apart) for this level's `height · width` anchors.
+    private func decodeBoxes(_ logits: UnsafePointer<Float>, height: Int, width: Int, stride: Float,
+                             into output: UnsafeMutablePointer<Float>, rowStride: Int) {
+        let planeSize = height * width
+        let distances = UnsafeMutablePointer<Float>.allocate(capacity: 4 * planeSize)
+        defer { distances.deallocate() }
+        ComputeThreads.parallelFor(4) { side in
+            dfl.expectations(logits + side * bins * planeSize, planeSize: planeSize, count: planeSize,
+                             into: distances + side * planeSize)
+        }
+        let (left, top, right, bottom) = (distances, distances + planeSize, distances + 2 * planeSize, distances + 3 * planeSize)
+        for y in 0..<height {
+            let anchorY = Float(y) + 0.5
+            for x in 0..<width {
+                let i = y * width + x
+                let anchorX = Float(x) + 0.5
+                let x1 = anchorX - left[i], y1 = anchorY - top[i]
+                let x2 = anchorX + right[i], y2 = anchorY + bottom[i]
+                output[i] = (x1 + x2) / 2 * stride
+                output[rowStride + i] = (y1 + y2) / 2 * stride
+                output[2 * rowStride + i] = (x2 - x1) * stride
+                output[3 * rowStride + i] = (y2 - y1) * stride
+            }
+        }
     }
 
     /// Each level's box logits `[1, 4 · bins, H, W]` and class logits `[1, nc, H, W]`, before decoding.

@@ -14,14 +14,20 @@ public final class Tensor: @unchecked Sendable {
     private let keepAlive: AnyObject?
 
     /// Allocates a zero-filled tensor.
-    public init(shape: [Int]) {
+    public convenience init(shape: [Int]) {
+        self.init(uninitializedShape: shape)
+        data.update(repeating: 0, count: max(count, 1))
+    }
+
+    /// Allocates a tensor whose elements are unspecified until written: for outputs that a kernel
+    /// overwrites completely, so no time goes into zero-filling them first.
+    public init(uninitializedShape shape: [Int]) {
         precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
         self.shape = shape
         self.count = shape.reduce(1, *)
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: Tensor.alignment)
-        raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 1))
-        self.data = raw.assumingMemoryBound(to: Float.self)
+        self.data = raw.bindMemory(to: Float.self, capacity: max(count, 1))
         self.ownsStorage = true
         self.keepAlive = nil
     }
@@ -65,9 +71,10 @@ extension Tensor {
         return (shape[1], shape[2], shape[3])
     }
 
-    /// A new `[1, C, H, W]` feature map, zero-filled.
-    public static func featureMap(channels: Int, height: Int, width: Int) -> Tensor {
-        Tensor(shape: [1, channels, height, width])
+    /// A new `[1, C, H, W]` feature map, zero-filled, or left unspecified for a kernel that writes
+    /// every element.
+    public static func featureMap(channels: Int, height: Int, width: Int, zeroed: Bool = true) -> Tensor {
+        zeroed ? Tensor(shape: [1, channels, height, width]) : Tensor(uninitializedShape: [1, channels, height, width])
     }
 
     /// A pointer to channel `c` of a `[1, C, H, W]` feature map.
