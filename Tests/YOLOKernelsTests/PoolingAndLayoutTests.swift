@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import YOLOKernels
 
@@ -70,4 +71,3 @@ import YOLOKernels
     }
 }
 
-import Foundation

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import YOLOKernels
+
+/// The vectorized exp and activations against the C library's `exp` in double precision.
+@Suite struct VectorMathTests {
+    @Test func vectorExpIsWithinTwoUlpOverTheFloatRange() {
+        var worst: Double = 0, worstAt: Float = 0
+        var x: Float = -87
+        while x < 88 {
+            let lanes = SIMD8<Float>((0..<8).map { x + Float($0) * 0.0013 })
+            let result = vectorExp(lanes)
+            for lane in 0..<8 {
+                let exact = Foundation.exp(Double(lanes[lane]))
+                let ulp = Double(Float(exact).ulp)
+                let error = abs(Double(result[lane]) - exact) / ulp
+                if error > worst { (worst, worstAt) = (error, lanes[lane]) }
+            }
+            x += 0.0173
+        }
+        #expect(worst <= 2, "worst error \(worst) ulp at x = \(worstAt)")
+        let extremes = vectorExp(SIMD8(-1000, -89, 0, 1, 89, 1000, -0.0, .leastNonzeroMagnitude))
+        #expect(extremes[0] >= 0 && extremes[0] < 1e-37 && extremes[1] < 1e-37)
+        #expect(extremes[2] == 1 && abs(extremes[3] - 2.7182817) < 3e-7)
+        #expect(extremes[4].isFinite && extremes[4] > 2e38 && extremes[5].isFinite)
+        #expect(extremes[6] == 1 && extremes[7] == 1)
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 9, 31, 1000])
+    func biasAndActivationMatchTheDefinition(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count))
+        let input = randomValues(count, in: -30...30, using: &generator)
+        for activation in [Activation.identity, .silu] {
+            var values = input
+            values.withUnsafeMutableBufferPointer { addBiasAndActivate($0.baseAddress!, count: count, bias: 0.75, activation: activation) }
+            for (value, x) in zip(values, input) {
+                let z = Double(x + 0.75)
+                let expected = activation == .silu ? z / (1 + Foundation.exp(-z)) : z
+                #expect(abs(Double(value) - expected) <= 4e-7 * max(1, abs(expected)), "\(activation) of \(x + 0.75)")
+            }
+        }
+    }
+
+    @Test func sigmoidInPlaceMatchesTheDefinition() {
+        var values: [Float] = (0..<37).map { Float($0) - 18.5 }
+        let input = values
+        values.withUnsafeMutableBufferPointer { sigmoidInPlace($0.baseAddress!, count: $0.count) }
+        for (value, x) in zip(values, input) {
+            #expect(abs(Double(value) - 1 / (1 + Foundation.exp(-Double(x)))) < 1e-7)
+        }
+    }
+}
