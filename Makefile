@@ -11,7 +11,7 @@ PYTHON      ?= python3
 APT_PACKAGES := libopenblas-dev libpng-dev libjpeg62-turbo-dev pkg-config
 GOLDEN_VENV ?= .venv-golden
 
-.PHONY: all deps weights fixtures build release test test-python test-swift demo golden clean
+.PHONY: all deps weights fixtures build release test test-python test-swift demo demo-video golden clean
 
 all: build
 
@@ -49,13 +49,32 @@ test: deps weights fixtures test-python test-swift
 test-python:
 	$(PYTHON) -m unittest discover -s tools/tests -t tools
 
+# Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
+# -enable-testing keeps @testable imports working.
+SWIFT_TEST_FLAGS := -c release -Xswiftc -enable-testing
+
 test-swift:
-	swift build --build-tests
-	swift test --skip-build
+	swift build --build-tests $(SWIFT_TEST_FLAGS)
+	swift test --skip-build $(SWIFT_TEST_FLAGS)
 
 ## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
 	.build/release/swift-yolo detect --model $(WEIGHTS) --save out $(IMAGES)/bus.jpg
+
+## Turn the sample images into a 5-second 1280×720 clip (ffmpeg, installed from apt if missing),
+## run `swift-yolo video` on it with tracking and settle events, and print the events. The clip pans
+## over zidane.jpg for a second, holds still, then cuts to bus.jpg; out/demo-video.jsonl keeps every line.
+VIDEO_BIN ?= .build/release/swift-yolo
+demo-video: deps weights release
+	@command -v ffmpeg >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing: ffmpeg"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null; \
+	  else echo "ffmpeg is missing — run: sudo apt-get install -y ffmpeg"; exit 1; fi; }
+	@mkdir -p out
+	ffmpeg -v error -y -loop 1 -t 3 -i $(IMAGES)/zidane.jpg -loop 1 -t 2 -i $(IMAGES)/bus.jpg -filter_complex \
+	  "[0]crop=w=1120:h=630:x='160*min(t,1)':y='90*min(t,1)',scale=1280:720,setsar=1[a];[1]scale=-2:720,pad=1280:720:(ow-iw)/2:0,setsar=1[b];[a][b]concat=n=2:v=1,fps=10,format=yuv420p" \
+	  -c:v libx264 -crf 18 out/demo-video.mp4
+	ffmpeg -v error -i out/demo-video.mp4 -f yuv4mpegpipe - \
+	  | $(VIDEO_BIN) video --model $(WEIGHTS) --smooth --settle 5 - | tee out/demo-video.jsonl | grep '"event"'
 
 ## Regenerate the golden fixtures (needs torch + ultralytics: installed into $(GOLDEN_VENV)).
 golden:

@@ -1,19 +1,23 @@
 import Dispatch
 import Foundation
 
-/// How many threads the kernels use: OpenBLAS's pool for the GEMMs and `parallelFor` for the
-/// direct loops. Set it once, before inference starts (`swift-yolo bench --threads`); the default is
-/// every core.
+/// How many threads the kernels use. The kernels split their work themselves (convolutions by
+/// blocks of output positions, direct loops by channel) and call OpenBLAS single-threaded from each
+/// thread, so the two thread pools never compete. Set it once, before inference starts
+/// (`swift-yolo bench --threads`); the default is every core.
 public enum ComputeThreads {
     // Written once at start-up, read by every kernel afterwards.
-    nonisolated(unsafe) private static var current = ProcessInfo.processInfo.activeProcessorCount
+    nonisolated(unsafe) private static var current: Int = {
+        setBLASThreadCount(1)
+        return ProcessInfo.processInfo.activeProcessorCount
+    }()
 
     public static var count: Int { current }
 
     /// Uses `count` threads (at least one) from now on.
     public static func set(_ count: Int) {
         current = max(1, count)
-        setBLASThreadCount(current)
+        setBLASThreadCount(1)
     }
 
     /// Runs `body(i)` for `i` in `0..<iterations`, spread over the threads in contiguous chunks.

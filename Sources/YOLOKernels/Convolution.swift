@@ -1,10 +1,10 @@
 /// A 2-D convolution with bias and a fused activation, the inference form of Ultralytics' `Conv`
 /// (`nn.Conv2d` + folded `nn.BatchNorm2d` + `nn.SiLU`) and of a plain `nn.Conv2d`.
 ///
-/// Fast path: a 1×1 stride-1 convolution is one GEMM on the input as it is; other kernels unfold the
-/// input with `im2col` first; depthwise convolutions run as direct loops. The bias is written into
-/// the output before the GEMM accumulates onto it (`beta = 1`), and the activation runs in the same
-/// pass over each channel.
+/// Fast path: the output positions are cut into blocks that run in parallel; for each block a 1×1
+/// stride-1 convolution is a GEMM reading the input as it is, other kernels unfold the block's
+/// input with `im2col` into a cache-sized buffer first, and the bias and activation are applied
+/// to the block while it is still in cache. Depthwise convolutions run as direct loops.
 public struct Convolution: Sendable {
     public let geometry: ConvolutionGeometry
     /// `[C_out, C_in/groups · k · k]`, row-major (PyTorch's `[C_out, C_in/groups, k, k]` flattened).
@@ -12,8 +12,12 @@ public struct Convolution: Sendable {
     /// `[C_out]`.
     public let bias: [Float]
     public let activation: Activation
+    /// Output positions per block; by default as many as keep a block's columns near 256 KiB.
+    public let positionsPerBlock: Int?
 
-    public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation) {
+    /// - Parameter positionsPerBlock: forces the block size (tests use small odd sizes to cover
+    ///   blocks that start and end inside output rows).
+    public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation, positionsPerBlock: Int? = nil) {
         precondition(weights.count == geometry.outputChannels * geometry.filterSize,
                      "\(weights.count) weights for convolution \(geometry)")
         precondition(bias.count == geometry.outputChannels, "\(bias.count) biases for convolution \(geometry)")
@@ -21,6 +25,7 @@ public struct Convolution: Sendable {
         self.weights = weights
         self.bias = bias
         self.activation = activation
+        self.positionsPerBlock = positionsPerBlock
     }
 
     /// Number of parameters (weights and biases).
@@ -44,47 +49,61 @@ public struct Convolution: Sendable {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
         weights.withUnsafeBufferPointer { weights in
-            guard let weights = weights.baseAddress else { return }
-            if g.isDepthwise {
-                depthwiseConvolution(
-                    input, channels: g.inputChannels, height: height, width: width, weights: weights,
-                    kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
-            } else {
-                gemmConvolution(input, height: height, width: width, weights: weights, into: output)
-            }
-        }
-        // Epilogue: bias and activation in one pass per channel.
-        bias.withUnsafeBufferPointer { bias in
-            ComputeThreads.parallelFor(g.outputChannels) { c in
-                addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
+            bias.withUnsafeBufferPointer { bias in
+                guard let weights = weights.baseAddress, let bias = bias.baseAddress else { return }
+                if g.isDepthwise {
+                    depthwiseConvolution(
+                        input, channels: g.inputChannels, height: height, width: width, weights: weights,
+                        kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
+                    ComputeThreads.parallelFor(g.outputChannels) { c in
+                        addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
+                    }
+                } else {
+                    blockedGEMMConvolution(input, height: height, width: width, weights: weights, bias: bias, into: output)
+                }
             }
         }
     }
 
-    /// `output = W · im2col(input)`, one GEMM per group.
-    private func gemmConvolution(
+    /// `output = act(W · im2col(input) + b)`, block by block over the output positions; with fewer
+    /// blocks than threads, the output channels are split too.
+    private func blockedGEMMConvolution(
         _ input: UnsafePointer<Float>, height: Int, width: Int,
-        weights: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
-        let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
+        let taps = g.kernelSize * g.kernelSize
         let isPointwise = g.kernelSize == 1 && g.stride == 1 && g.padding == 0
-        let columns: UnsafeMutablePointer<Float>
-        if isPointwise {
-            columns = UnsafeMutablePointer(mutating: input)  // the input already is [C_in, H·W]
-        } else {
-            columns = .allocate(capacity: g.inputChannels * g.kernelSize * g.kernelSize * planeSize)
-            im2col(input, channels: g.inputChannels, height: height, width: width,
-                   kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: columns)
-        }
-        defer { if !isPointwise { columns.deallocate() } }
-        for group in 0..<g.groups {
-            // [C_out/g, C_in/g·k·k] x [C_in/g·k·k, OH·OW] -> [C_out/g, OH·OW]
-            sgemm(m: groupOutputs, n: planeSize, k: g.filterSize,
-                  a: weights + group * groupOutputs * g.filterSize, lda: g.filterSize,
-                  b: columns + group * groupInputs * g.kernelSize * g.kernelSize * planeSize, ldb: planeSize,
-                  c: output + group * groupOutputs * planeSize, ldc: planeSize)
+        let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
+        let blockSize = max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(g.filterSize, 1) / 16 * 16)))
+        let blocks = (planeSize + blockSize - 1) / blockSize
+        let threads = ComputeThreads.count
+        let rowSplits = blocks >= threads ? 1 : min(threads, max(1, groupOutputs / 16))
+        ComputeThreads.parallelFor(blocks * rowSplits) { task in
+            let block = task / rowSplits, split = task % rowSplits
+            let start = block * blockSize, count = min(blockSize, planeSize - start)
+            let rows = (groupOutputs * split / rowSplits)..<(groupOutputs * (split + 1) / rowSplits)
+            let columnBytes = g.inputChannels * taps * count * MemoryLayout<Float>.stride
+            let scratch = isPointwise ? nil : BufferPool.shared.take(byteCount: columnBytes).bindMemory(to: Float.self, capacity: columnBytes / 4)
+            defer { if let scratch { BufferPool.shared.give(UnsafeMutableRawPointer(scratch), byteCount: columnBytes) } }
+            if let scratch {
+                im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
+                       stride: g.stride, padding: g.padding, positions: start..<(start + count), into: scratch)
+            }
+            for group in 0..<g.groups {
+                let firstRow = group * groupOutputs + rows.lowerBound
+                // [rows, C_in/g·k·k] x [C_in/g·k·k, block] -> [rows, block], rows of the output planeSize apart
+                let b: UnsafePointer<Float> = scratch.map { UnsafePointer($0 + group * groupInputs * taps * count) }
+                    ?? input + group * groupInputs * planeSize + start
+                sgemm(m: rows.count, n: count, k: g.filterSize,
+                      a: weights + firstRow * g.filterSize, lda: g.filterSize,
+                      b: b, ldb: scratch == nil ? planeSize : count,
+                      c: output + firstRow * planeSize + start, ldc: planeSize)
+                for row in firstRow..<(firstRow + rows.count) {
+                    addBiasAndActivate(output + row * planeSize + start, count: count, bias: bias[row], activation: activation)
+                }
+            }
         }
     }
 }

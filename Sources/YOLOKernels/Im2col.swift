@@ -1,43 +1,51 @@
-/// Unfolds a `[C, H, W]` image into the `[C·k·k, OH·OW]` column matrix that turns a convolution
-/// into one GEMM: row `(c·k + ky)·k + kx` holds, for every output position, the input pixel under
-/// kernel tap `(ky, kx)` of channel `c`, or 0 where the window hangs over the zero padding.
+/// Unfolds a `[C, H, W]` image into the column matrix that turns a convolution into one GEMM, for
+/// the output positions `positions` (row-major over the `OH × OW` output) only, so that a large
+/// convolution can run block by block with a small, cache-resident column buffer.
+///
+/// Row `(c·k + ky)·k + kx` of the result holds, for each output position in the block, the input
+/// pixel under kernel tap `(ky, kx)` of channel `c`, or 0 where the window hangs over the zero
+/// padding: `columns[row · positions.count + (p − positions.lowerBound)]`.
 ///
 /// - Parameters:
 ///   - input: `channels` planes of `height × width` floats.
-///   - columns: room for `channels · k · k · OH · OW` floats.
+///   - columns: room for `channels · k · k · positions.count` floats.
 public func im2col(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
-    kernelSize k: Int, stride: Int, padding: Int,
+    kernelSize k: Int, stride: Int, padding: Int, positions: Range<Int>,
     into columns: UnsafeMutablePointer<Float>
 ) {
-    let outputHeight = (height + 2 * padding - k) / stride + 1
     let outputWidth = (width + 2 * padding - k) / stride + 1
-    let planeSize = outputHeight * outputWidth
-    ComputeThreads.parallelFor(channels) { c in
+    let blockSize = positions.count
+    var row = columns
+    for c in 0..<channels {
         let plane = input + c * height * width
-        var row = columns + c * k * k * planeSize
         for ky in 0..<k {
             for kx in 0..<k {
                 // Output columns [first, last) read inside the image on this tap; the rest is padding.
                 let first = max(0, (padding - kx + stride - 1) / stride)
                 let last = min(outputWidth, (width + padding - kx + stride - 1) / stride)
-                for oy in 0..<outputHeight {
-                    let destination = row + oy * outputWidth
+                var p = positions.lowerBound
+                while p < positions.upperBound {
+                    let oy = p / outputWidth, rowStart = oy * outputWidth
+                    // This output row's part of the block: output columns [x0, x1).
+                    let x0 = p - rowStart, x1 = min(outputWidth, positions.upperBound - rowStart)
+                    let destination = row + (p - positions.lowerBound) - x0
                     let y = oy * stride - padding + ky
-                    guard y >= 0 && y < height, first < last else {
-                        destination.update(repeating: 0, count: outputWidth)
-                        continue
+                    let inside = y >= 0 && y < height
+                    let from = inside ? max(x0, first) : x1, to = inside ? min(x1, last) : x1
+                    if from > x0 { (destination + x0).update(repeating: 0, count: from - x0) }
+                    if to < x1 { (destination + max(to, from)).update(repeating: 0, count: x1 - max(to, from)) }
+                    if from < to {
+                        let source = plane + y * width - padding + kx
+                        if stride == 1 {
+                            (destination + from).update(from: source + from, count: to - from)
+                        } else {
+                            for ox in from..<to { destination[ox] = source[ox * stride] }
+                        }
                     }
-                    if first > 0 { destination.update(repeating: 0, count: first) }
-                    if last < outputWidth { (destination + last).update(repeating: 0, count: outputWidth - last) }
-                    let source = plane + y * width + (first * stride - padding + kx)
-                    if stride == 1 {
-                        (destination + first).update(from: source, count: last - first)
-                    } else {
-                        for ox in 0..<(last - first) { destination[first + ox] = source[ox * stride] }
-                    }
+                    p = rowStart + x1
                 }
-                row += planeSize
+                row += blockSize
             }
         }
     }

@@ -20,13 +20,13 @@ public final class Tensor: @unchecked Sendable {
     }
 
     /// Allocates a tensor whose elements are unspecified until written: for outputs that a kernel
-    /// overwrites completely, so no time goes into zero-filling them first.
+    /// overwrites completely, so no time goes into zero-filling them first. Storage comes from
+    /// (and returns to) `BufferPool.shared`.
     public init(uninitializedShape shape: [Int]) {
         precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
         self.shape = shape
         self.count = shape.reduce(1, *)
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: Tensor.alignment)
+        let raw = BufferPool.shared.take(byteCount: max(count, 1) * MemoryLayout<Float>.stride)
         self.data = raw.bindMemory(to: Float.self, capacity: max(count, 1))
         self.ownsStorage = true
         self.keepAlive = nil
@@ -49,7 +49,7 @@ public final class Tensor: @unchecked Sendable {
     }
 
     deinit {
-        if ownsStorage { UnsafeMutableRawPointer(data).deallocate() }
+        if ownsStorage { BufferPool.shared.give(UnsafeMutableRawPointer(data), byteCount: max(count, 1) * MemoryLayout<Float>.stride) }
     }
 
     /// The alignment of owned storage, in bytes: one cache line, and enough for any SIMD load.

@@ -34,13 +34,14 @@ import YOLOKernels
         let input = Tensor.random(shape: [1, c.inputChannels, c.height, c.width], using: &generator)
         let weights = randomValues(c.outputChannels * geometry.filterSize, using: &generator)
         let bias = randomValues(c.outputChannels, using: &generator)
-        for activation in [Activation.identity, .silu] {
-            let fast = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation)(input)
+        // Blocks of output positions: the default, one position, and odd sizes that start and end inside rows.
+        for (activation, block) in [(Activation.identity, nil), (.silu, nil), (.silu, 1), (.identity, 7), (.silu, 16)] as [(Activation, Int?)] {
+            let fast = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation, positionsPerBlock: block)(input)
             let reference = ReferenceKernels.convolution(input, geometry: geometry, weights: weights, bias: bias, activation: activation)
             #expect(fast.shape == reference.shape, "\(c)")
             // fp32 sums of up to filterSize products of values in [-1, 1] against a float64 reference.
             let difference = TensorDifference(actual: fast, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
-            #expect(difference.isWithinTolerance, "\(c) \(activation): \(difference)")
+            #expect(difference.isWithinTolerance, "\(c) \(activation) block \(block.map(String.init) ?? "default"): \(difference)")
         }
     }
 
