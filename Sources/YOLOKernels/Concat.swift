@@ -5,11 +5,14 @@ extension Tensor {
         let (_, height, width) = parts[0].chw
         precondition(parts.allSatisfy { $0.chw.height == height && $0.chw.width == width },
                      "concatenating feature maps of different sizes: \(parts.map(\.shape))")
-        let output = Tensor.featureMap(channels: parts.reduce(0) { $0 + $1.chw.channels }, height: height, width: width)
-        var destination = output.data
-        for part in parts {
-            destination.update(from: part.data, count: part.count)
-            destination += part.count
+        let output = Tensor.featureMap(channels: parts.reduce(0) { $0 + $1.chw.channels }, height: height, width: width, zeroed: false)
+        // One task per output channel: (part, channel within it).
+        let planeSize = height * width
+        let sources = parts.flatMap { part in (0..<part.chw.channels).map { part.data + $0 * planeSize } }
+        sources.withUnsafeBufferPointer { sources in
+            ComputeThreads.parallelFor(sources.count) { c in
+                (output.data + c * planeSize).update(from: sources[c], count: planeSize)
+            }
         }
         return output
     }
@@ -18,16 +21,22 @@ extension Tensor {
     public func channels(_ range: Range<Int>) -> Tensor {
         let (channels, height, width) = chw
         precondition(range.lowerBound >= 0 && range.upperBound <= channels, "channels \(range) of \(shape)")
-        let output = Tensor.featureMap(channels: range.count, height: height, width: width)
-        output.data.update(from: channel(range.lowerBound), count: output.count)
+        let output = Tensor.featureMap(channels: range.count, height: height, width: width, zeroed: false)
+        let planeSize = height * width, first = channel(range.lowerBound)
+        ComputeThreads.parallelFor(range.count) { c in
+            (output.data + c * planeSize).update(from: first + c * planeSize, count: planeSize)
+        }
         return output
     }
 
     /// Element-wise `self + other` into a new tensor of the same shape (residual shortcuts).
     public func adding(_ other: Tensor) -> Tensor {
         precondition(shape == other.shape, "adding \(shape) and \(other.shape)")
-        let output = Tensor(shape: shape)
-        for i in 0..<count { output.data[i] = data[i] + other.data[i] }
+        let output = Tensor(uninitializedShape: shape)
+        let chunks = max(1, min(ComputeThreads.count, count / 4096))
+        ComputeThreads.parallelFor(chunks) { chunk in
+            for i in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) { output.data[i] = data[i] + other.data[i] }
+        }
         return output
     }
 }

@@ -5,6 +5,7 @@
 ///   - input: `channels` planes of `height × width`.
 ///   - weights: `channels` filters of `k · k`, row-major.
 ///   - output: `channels` planes of `OH × OW`, all written.
+@inline(never)
 public func depthwiseConvolution(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
     weights: UnsafePointer<Float>,

@@ -9,6 +9,7 @@
 /// - Parameters:
 ///   - input: `channels` planes of `height × width` floats.
 ///   - columns: room for `channels · k · k · positions.count` floats.
+@inline(never)
 public func im2col(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
     kernelSize k: Int, stride: Int, padding: Int, positions: Range<Int>,

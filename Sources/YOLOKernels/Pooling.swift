@@ -10,7 +10,7 @@ public func maxPool2d(
 ) {
     let outputHeight = (height + 2 * padding - k) / stride + 1
     let outputWidth = (width + 2 * padding - k) / stride + 1
-    for c in 0..<channels {
+    ComputeThreads.parallelFor(channels) { c in
         let plane = input + c * height * width
         let result = output + c * outputHeight * outputWidth
         result.update(repeating: -.infinity, count: outputHeight * outputWidth)
@@ -38,7 +38,7 @@ extension Tensor {
         let output = Tensor.featureMap(
             channels: channels,
             height: (height + 2 * padding - kernelSize) / stride + 1,
-            width: (width + 2 * padding - kernelSize) / stride + 1)
+            width: (width + 2 * padding - kernelSize) / stride + 1, zeroed: false)
         maxPool2d(data, channels: channels, height: height, width: width,
                   kernelSize: kernelSize, stride: stride, padding: padding, into: output.data)
         return output

@@ -5,8 +5,8 @@ extension Tensor {
         precondition(s >= 1, "upsampling factor \(s)")
         let (channels, height, width) = chw
         let outputWidth = width * s
-        let output = Tensor.featureMap(channels: channels, height: height * s, width: outputWidth)
-        for c in 0..<channels {
+        let output = Tensor.featureMap(channels: channels, height: height * s, width: outputWidth, zeroed: false)
+        ComputeThreads.parallelFor(channels) { c in
             let plane = channel(c)
             let result = output.channel(c)
             for y in 0..<height {

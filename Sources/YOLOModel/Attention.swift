@@ -29,25 +29,31 @@ struct Attention: Module {
         let (channels, height, width) = x.chw
         let n = height * width
         let qkvMap = qkv(x)  // [heads · (2·kd + hd), N]: per head q [kd, N], k [kd, N], v [hd, N]
-        let values = Tensor.featureMap(channels: channels, height: height, width: width)  // v of every head, [C, N]
-        let attended = Tensor.featureMap(channels: channels, height: height, width: width)
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: n * n)
-        let scaledQueries = UnsafeMutablePointer<Float>.allocate(capacity: keyDimension * n)
-        defer { scores.deallocate(); scaledQueries.deallocate() }
-        for head in 0..<heads {
-            let q = qkvMap.data + head * (2 * keyDimension + headDimension) * n
-            let k = q + keyDimension * n
-            let v = k + keyDimension * n
-            for i in 0..<(keyDimension * n) { scaledQueries[i] = q[i] * scale }
-            // [N, kd] x [kd, N] -> [N, N]: scores[i, j] = Σ_d (q·s)[d, i] k[d, j]
-            sgemm(m: n, n: n, k: keyDimension, a: scaledQueries, lda: n, transposeA: true, b: k, ldb: n, c: scores, ldc: n)
-            softmaxRowsInPlace(scores, rows: n, columns: n)
-            // [hd, N] x [N, N]ᵀ -> [hd, N]: out[c, i] = Σ_j v[c, j] A[i, j]
-            sgemm(m: headDimension, n: n, k: n, a: v, lda: n, b: scores, ldb: n, transposeB: true,
-                  c: attended.data + head * headDimension * n, ldc: n)
-            (values.data + head * headDimension * n).update(from: v, count: headDimension * n)
+        let values = Tensor.featureMap(channels: channels, height: height, width: width, zeroed: false)  // v of every head, [C, N]
+        let attended = Tensor.featureMap(channels: channels, height: height, width: width, zeroed: false)
+        ComputeThreads.parallelFor(heads) { head in
+            attend(head: head, qkv: qkvMap.data, positions: n, values: values.data, attended: attended.data)
         }
         return proj(attended.adding(pe(values)))
+    }
+
+    /// One head: `out = v · softmax((q·s)ᵀ k)ᵀ` into the head's channels of `attended`, and its `v`
+    /// into the same channels of `values`.
+    private func attend(head: Int, qkv: UnsafePointer<Float>, positions n: Int,
+                        values: UnsafeMutablePointer<Float>, attended: UnsafeMutablePointer<Float>) {
+        let scores = Tensor(uninitializedShape: [n, n])
+        let scaledQueries = Tensor(uninitializedShape: [keyDimension, n])
+        let q = qkv + head * (2 * keyDimension + headDimension) * n
+        let k = q + keyDimension * n
+        let v = k + keyDimension * n
+        for i in 0..<(keyDimension * n) { scaledQueries.data[i] = q[i] * scale }
+        // [N, kd] x [kd, N] -> [N, N]: scores[i, j] = Σ_d (q·s)[d, i] k[d, j]
+        sgemm(m: n, n: n, k: keyDimension, a: scaledQueries.data, lda: n, transposeA: true, b: k, ldb: n, c: scores.data, ldc: n)
+        softmaxRowsInPlace(scores.data, rows: n, columns: n)
+        // [hd, N] x [N, N]ᵀ -> [hd, N]: out[c, i] = Σ_j v[c, j] A[i, j]
+        sgemm(m: headDimension, n: n, k: n, a: v, lda: n, b: scores.data, ldb: n, transposeB: true,
+              c: attended + head * headDimension * n, ldc: n)
+        (values + head * headDimension * n).update(from: v, count: headDimension * n)
     }
 
     var parameterCount: Int { qkv.parameterCount + proj.parameterCount + pe.parameterCount }
