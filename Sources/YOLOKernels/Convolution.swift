@@ -14,10 +14,16 @@ public struct Convolution: Sendable {
     public let activation: Activation
     /// Output positions per block; by default as many as keep a block's columns near 256 KiB.
     public let positionsPerBlock: Int?
+    /// The Winograd form of a 3×3 stride-1 convolution, when it pays (see `init`).
+    let winograd: WinogradConvolution?
 
-    /// - Parameter positionsPerBlock: forces the block size (tests use small odd sizes to cover
-    ///   blocks that start and end inside output rows).
-    public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation, positionsPerBlock: Int? = nil) {
+    /// - Parameters:
+    ///   - positionsPerBlock: forces the block size of the im2col path (tests use small odd sizes
+    ///     to cover blocks that start and end inside output rows).
+    ///   - allowsWinograd: run 3×3 stride-1 convolutions with at least 8 input and output channels
+    ///     by Winograd F(2×2, 3×3) (the default); `false` keeps them on the im2col path.
+    public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
+                positionsPerBlock: Int? = nil, allowsWinograd: Bool = true) {
         precondition(weights.count == geometry.outputChannels * geometry.filterSize,
                      "\(weights.count) weights for convolution \(geometry)")
         precondition(bias.count == geometry.outputChannels, "\(bias.count) biases for convolution \(geometry)")
@@ -26,6 +32,11 @@ public struct Convolution: Sendable {
         self.bias = bias
         self.activation = activation
         self.positionsPerBlock = positionsPerBlock
+        let suitsWinograd = geometry.kernelSize == 3 && geometry.stride == 1 && geometry.padding == 1 && geometry.groups == 1
+            && geometry.inputChannels >= 8 && geometry.outputChannels >= 8
+        self.winograd = allowsWinograd && suitsWinograd
+            ? WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights)
+            : nil
     }
 
     /// Number of parameters (weights and biases).
@@ -51,7 +62,9 @@ public struct Convolution: Sendable {
         weights.withUnsafeBufferPointer { weights in
             bias.withUnsafeBufferPointer { bias in
                 guard let weights = weights.baseAddress, let bias = bias.baseAddress else { return }
-                if g.isDepthwise {
+                if let winograd {
+                    winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
+                } else if g.isDepthwise {
                     depthwiseConvolution(
                         input, channels: g.inputChannels, height: height, width: width, weights: weights,
                         kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)

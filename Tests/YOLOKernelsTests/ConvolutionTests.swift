@@ -21,6 +21,11 @@ import YOLOKernels
             }
         }
         cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
+        // Winograd F(2×2, 3×3): even and odd sizes (partial tiles), one tile, several blocks.
+        for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6)] {
+            cases.append(Case(inputChannels: 8, outputChannels: 12, kernelSize: 3, stride: 1, groups: 1, height: height, width: width))
+        }
+        cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
         cases.append(Case(inputChannels: 17, outputChannels: 9, kernelSize: 1, stride: 1, groups: 1, height: 11, width: 3))
         return cases
     }()
