@@ -42,16 +42,21 @@ build: deps
 	swift build
 
 release: deps
-	swift build -c release
+	swift build $(SWIFT_RELEASE_FLAGS)
 
 test: deps weights fixtures test-python test-swift
 
 test-python:
 	$(PYTHON) -m unittest discover -s tools/tests -t tools
 
+# On x86-64 CPUs with AVX2 and FMA (every one since 2013) build for them: the SIMD kernels then
+# work on 8 floats per instruction instead of 4. The binary then needs such a CPU; CPU= overrides.
+CPU ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo haswell)
+SWIFT_RELEASE_FLAGS := -c release $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
+
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
 # -enable-testing keeps @testable imports working.
-SWIFT_TEST_FLAGS := -c release -Xswiftc -enable-testing
+SWIFT_TEST_FLAGS := $(SWIFT_RELEASE_FLAGS) -Xswiftc -enable-testing
 
 test-swift:
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
@@ -80,6 +85,18 @@ demo-video: deps weights release
 golden:
 	test -x $(GOLDEN_VENV)/bin/python || { $(PYTHON) -m venv $(GOLDEN_VENV) && $(GOLDEN_VENV)/bin/pip install -q -r tools/requirements-golden.txt; }
 	@echo "see Tests/Fixtures/README.md for the commands, run with $(GOLDEN_VENV)/bin/python"
+
+## Benchmarks (Benchmarks/, a package of its own so that the main package never pulls in ordo-one/benchmark).
+## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
+## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
+.PHONY: bench-kernels bench-peers
+bench-kernels: deps
+	swift package --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+
+## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
+## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
+bench-peers: deps weights
+	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)
 
 clean:
 	rm -rf .build $(GENERATED) $(WEIGHTS)

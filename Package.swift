@@ -5,6 +5,8 @@ let package = Package(
     name: "SwiftYOLO",
     products: [
         .library(name: "SwiftYOLO", targets: ["SwiftYOLO"]),
+        // Everything the CLI links, so that Fuzz/ can compile the CLI's commands for fuzzing.
+        .library(name: "SwiftYOLOCommandLineDependencies", targets: ["SwiftYOLO", "SwiftYOLOVideo"]),
         .executable(name: "swift-yolo", targets: ["swift-yolo"]),
     ],
     dependencies: [
@@ -35,14 +37,21 @@ let package = Package(
 
         // The public facade and the command-line tool.
         .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
+        // Video streams and the recipes around a detector: tracking, settle events, rotation passes.
+        .target(name: "YOLOVideo", dependencies: ["YOLOImage"]),
+        .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),
+        .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
         .executableTarget(
             name: "swift-yolo",
-            dependencies: ["SwiftYOLO", "YOLOModel", "YOLOKernels", "YOLOImage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"], exclude: ["Fixtures"]),
         .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo"]),
+        .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage"], exclude: ["Fixtures"]),
+        .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),
+        .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "swift-yolo"]),
     ]
 )

@@ -10,6 +10,16 @@ public struct DetectionResult: Sendable {
     public let inputWidth: Int
     public let inputHeight: Int
     public let timings: StageTimings
+
+    public init(detections: [Detection], imageWidth: Int, imageHeight: Int, inputWidth: Int, inputHeight: Int,
+                timings: StageTimings) {
+        self.detections = detections
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.inputWidth = inputWidth
+        self.inputHeight = inputHeight
+        self.timings = timings
+    }
 }
 
 /// Milliseconds spent in each stage of one detection.

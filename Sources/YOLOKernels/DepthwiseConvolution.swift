@@ -30,7 +30,11 @@ public func depthwiseConvolution(
                     guard y >= 0 && y < height else { continue }
                     let source = plane + y * width - padding + kx
                     let destination = result + oy * outputWidth
-                    for ox in first..<last { destination[ox] += tap * source[ox * stride] }
+                    if stride == 1 {
+                        for ox in first..<last { destination[ox] += tap * source[ox] }  // contiguous: vectorized
+                    } else {
+                        for ox in first..<last { destination[ox] += tap * source[ox * stride] }
+                    }
                 }
             }
         }

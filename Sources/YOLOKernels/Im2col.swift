@@ -38,10 +38,10 @@ public func im2col(
                     if to < x1 { (destination + max(to, from)).update(repeating: 0, count: x1 - max(to, from)) }
                     if from < to {
                         let source = plane + y * width - padding + kx
-                        if stride == 1 {
-                            (destination + from).update(from: source + from, count: to - from)
-                        } else {
-                            for ox in from..<to { destination[ox] = source[ox * stride] }
+                        switch stride {
+                        case 1: (destination + from).update(from: source + from, count: to - from)
+                        case 2: for ox in from..<to { destination[ox] = source[2 * ox] }  // constant stride: vectorized
+                        default: for ox in from..<to { destination[ox] = source[ox * stride] }
                         }
                     }
                     p = rowStart + x1

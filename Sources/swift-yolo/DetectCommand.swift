@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwiftYOLO
+import SwiftYOLOVideo
 import YOLODetect
 import YOLOImage
 
@@ -19,85 +20,59 @@ struct DetectCommand: ParsableCommand {
             --json prints one object per image per line:
               {"image": PATH, "width": W, "height": H, "detections": [{"class": ID, "label": NAME, \
             "confidence": C, "box": [X1, Y1, X2, Y2]}], "timing_ms": {...}}
-            with boxes in original-image pixels, or {"image": PATH, "error": MESSAGE}.
+            with boxes in original-image pixels, or {"image": PATH, "error": MESSAGE}. With --rotations each \
+            detection also says which pass found it ("rotation": 90). --format array prints one flat JSON \
+            array per image instead: [class, score, xmin, xmax, ymin, ymax] per detection, concatenated.
 
             Examples:
               swift-yolo detect ../shared/images/bus.jpg
               swift-yolo detect --json --conf 0.5 --classes person,bus photos/
               swift-yolo detect --agnostic --save out/ tiles.jpg
+              swift-yolo detect --rotations 0,90 --json mahjong-table.jpg
+              swift-yolo detect --format array dice.png
             """)
 
     @Argument(help: ArgumentHelp("Image files (PNG, JPEG) and directories of them.", valueName: "image|dir"))
     var inputs: [String]
 
-    @OptionGroup var modelOptions: ModelOptions
-
-    @Option(help: "Minimum confidence of a detection.")
-    var conf: Float = 0.25
-
-    @Option(help: "IoU threshold of non-maximum suppression: a box overlapping a stronger one by more is dropped.")
-    var iou: Double = 0.7
-
-    @Option(help: "Input size: the long side of the image is scaled to this (rounded up to a multiple of 32).")
-    var imgsz: Int = 640
-
-    @Option(name: .customLong("max-det"), help: "At most this many detections per image.")
-    var maxDet: Int = 300
-
-    @Flag(help: "Class-agnostic NMS: one box per place, whatever its class (several objects of one class at different places all stay).")
-    var agnostic = false
-
-    @Option(help: ArgumentHelp("Keep only these classes: ids or names, comma-separated (e.g. person,bus or 0,5).", valueName: "list"))
-    var classes: String?
-
-    @Option(help: ArgumentHelp("A file of display names, one per line (UTF-8), replacing the model's class names.", valueName: "file"))
-    var labels: String?
+    @OptionGroup var options: DetectionArguments
 
     @Option(help: ArgumentHelp(
-        "How the image is fitted: letterbox (keep aspect, pad to a multiple of 32 — Ultralytics' default), stretch (scale to imgsz×imgsz, as CoreML's scaleFill), crop (scale the short side, crop the centre).",
-        valueName: "mode"))
-    var resize: String = "letterbox"
-
-    @Flag(help: "Letterbox onto the full imgsz×imgsz square instead of the minimal rectangle.")
-    var square = false
-
-    @Flag(help: "Print one JSON object per image per line instead of a table.")
-    var json = false
-
-    @Option(help: ArgumentHelp("Write each image with its boxes drawn, as PNG, into this directory.", valueName: "dir"))
-    var save: String?
-
-    @Option(name: .customLong("max-pixels"), help: "Refuse images whose header claims more pixels than this.")
-    var maxPixels: Int = ImageDecoder.defaultMaxPixels
+        "Output: table (for people), json (one object per image per line, as --json), array (one flat JSON array per image per line: [class, score, xmin, xmax, ymin, ymax] per detection).",
+        valueName: "format"))
+    var format: String?
 
     func validate() throws {
-        guard conf >= 0, conf <= 1 else { throw ValidationError("--conf must lie in [0, 1], got \(conf)") }
-        guard iou >= 0, iou <= 1 else { throw ValidationError("--iou must lie in [0, 1], got \(iou)") }
-        guard imgsz >= 32, imgsz <= 8192 else { throw ValidationError("--imgsz must lie in 32…8192, got \(imgsz)") }
-        guard maxDet >= 1 else { throw ValidationError("--max-det must be at least 1, got \(maxDet)") }
-        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
-        guard ["letterbox", "stretch", "crop"].contains(resize) else {
-            throw ValidationError("--resize must be letterbox, stretch or crop, got '\(resize)'")
+        if let format {
+            guard ["table", "json", "array"].contains(format) else { throw ValidationError("--format must be table, json or array, got '\(format)'") }
+            guard !(options.json && format != "json") else { throw ValidationError("--json and --format \(format) contradict each other") }
         }
-        guard !(square && resize != "letterbox") else { throw ValidationError("--square applies to --resize letterbox only") }
     }
 
+    /// table, json or array.
+    private var outputFormat: String { format ?? (options.json ? "json" : "table") }
+
     func run() throws {
-        let detector = try makeDetector()
+        let detector = try options.makeDetector()
         let images = try collectImages()
-        if let save { try createDirectory(save) }
+        try options.createSaveDirectory()
+        let format = outputFormat, json = format != "table"
         let showsProgress = !json && images.count > 1 && isatty(STDERR_FILENO) != 0
         var failures = 0
         var savedNames = Set<String>()
         for (number, image) in images.enumerated() {
             if showsProgress { FileHandle.standardError.write(Data("\r[\(number + 1)/\(images.count)] \(image)\u{1B}[K".utf8)) }
             do {
-                let result = try detector.run(imageAt: image)
-                if let save {
+                let (result, rotations) = try detect(image, with: detector)
+                if let save = options.save {
                     let path = try saveAnnotated(image, result: result, detector: detector, directory: save, taken: &savedNames)
                     if !json { print("saved \(path)") }
                 }
-                print(json ? DetectionReport.jsonLine(image: image, result: result) : DetectionReport.table(image: image, result: result))
+                switch format {
+                case "json": print(DetectionReport.jsonLine(image: image, result: result, rotations: rotations))
+                case "array": print(DetectionReport.arrayLine(result.detections))
+                default: print(DetectionReport.table(image: image, result: result, rotations: rotations))
+                }
             } catch {
                 failures += 1
                 if json {
@@ -114,31 +89,15 @@ struct DetectCommand: ParsableCommand {
         }
     }
 
-    private func makeDetector() throws -> Detector {
-        var options = DetectionOptions()
-        options.imageSize = imgsz
-        options.resize = square ? .square : ResizeMode(rawValue: resize) ?? .letterbox
-        options.confidenceThreshold = conf
-        options.iouThreshold = iou
-        options.maxDetections = maxDet
-        options.agnostic = agnostic
-        do {
-            // The class filter may use names, so it is resolved against the model's labels.
-            let plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
-            let labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }
-            if let classes {
-                // Names are the model's own; with --labels, its display names work too.
-                do {
-                    options.classes = Set(try plain.labels.classIds(parsing: classes))
-                } catch {
-                    guard let labelMap else { throw error }
-                    options.classes = Set(try labelMap.classIds(parsing: classes))
-                }
-            }
-            return try Detector(model: plain.model, labels: labelMap, options: options, decoder: plain.decoder)
-        } catch {
-            throw CommandFailure(error)
-        }
+    /// The detections in one image: one pass, or merged rotation passes with the pass of each.
+    private func detect(_ image: String, with detector: Detector) throws -> (DetectionResult, [Rotation]?) {
+        guard let rotations = options.rotationPasses else { return (try detector.run(imageAt: image), nil) }
+        let merged = try detector.run(imageAt: image, rotations: rotations)
+        let input = merged.passes.first?.result
+        let result = DetectionResult(detections: merged.detections.map(\.detection), imageWidth: merged.imageWidth,
+                                     imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
+                                     inputHeight: input?.inputHeight ?? 0, timings: merged.timings)
+        return (result, merged.detections.map(\.rotation))
     }
 
     /// The image files named on the command line, directories expanded to their images in name order.
@@ -156,14 +115,6 @@ struct DetectCommand: ParsableCommand {
             images += found.map { (input as NSString).appendingPathComponent($0) }
         }
         return images
-    }
-
-    private func createDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(message: "cannot create --save directory '\(path)': \(error.localizedDescription)")
-        }
     }
 
     /// Draws the detections on the image and writes `<dir>/<name>.png` (suffixed if two inputs share a name).

@@ -12,5 +12,5 @@ struct SwiftYOLOCommand: ParsableCommand {
 
             The default model is $SWIFT_YOLO_MODEL, else Weights/yolo11n.swyolo.
             """,
-        subcommands: [DetectCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
+        subcommands: [DetectCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
 }

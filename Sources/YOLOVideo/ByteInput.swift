@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered sequential reading from a file descriptor (a file, or standard input for `-`), with
+/// the two operations a YUV4MPEG2 stream needs: a header line, and a block of exactly n bytes.
+final class ByteInput {
+    /// The name used in errors: the path, or `stdin`.
+    let name: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var reachedEnd = false
+
+    /// Opens `path` for reading; `-` is standard input.
+    init(path: String) throws(VideoError) {
+        if path == "-" {
+            name = "stdin"
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            name = path
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw .unreadable(source: path, reason: String(cString: strerror(errno))) }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw .unreadable(source: path, reason: "is a directory")
+            }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+        buffer = [UInt8](repeating: 0, count: 1 << 16)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The bytes up to (not including) the next newline; `nil` if the input ends before any byte.
+    /// A line longer than `maxLength` is an error, as is input that ends inside a line.
+    func readLine(maxLength: Int, what: String) throws(VideoError) -> [UInt8]? {
+        var line: [UInt8] = []
+        while true {
+            if start == end {
+                try fill()
+                if start == end {
+                    if line.isEmpty { return nil }
+                    throw .invalidHeader(source: name, reason: "\(what) ends without a newline")
+                }
+            }
+            let available = buffer[start..<end]
+            if let newline = available.firstIndex(of: 0x0A) {
+                line += buffer[start..<newline]
+                start = newline + 1
+                guard line.count <= maxLength else { throw .invalidHeader(source: name, reason: "\(what) is longer than \(maxLength) bytes") }
+                return line
+            }
+            line += available
+            start = end
+            guard line.count <= maxLength else { throw .invalidHeader(source: name, reason: "\(what) is longer than \(maxLength) bytes") }
+        }
+    }
+
+    /// Fills `destination` completely unless the input ends first; returns the number of bytes read.
+    func read(into destination: UnsafeMutableRawBufferPointer) throws(VideoError) -> Int {
+        guard let base = destination.baseAddress, destination.count > 0 else { return 0 }
+        let buffered = min(end - start, destination.count)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { source in
+                if let from = source.baseAddress { base.copyMemory(from: from + start, byteCount: buffered) }
+            }
+            start += buffered
+        }
+        var filled = buffered
+        while filled < destination.count && !reachedEnd {
+            let count = systemRead(descriptor, base + filled, destination.count - filled)
+            if count > 0 {
+                filled += count
+            } else if count == 0 {
+                reachedEnd = true
+            } else if errno != EINTR {
+                throw .unreadable(source: name, reason: String(cString: strerror(errno)))
+            }
+        }
+        return filled
+    }
+
+    /// Refills the buffer when it is empty; leaves it empty at the end of the input.
+    private func fill() throws(VideoError) {
+        start = 0
+        end = 0
+        while !reachedEnd {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                end = count
+                return
+            } else if count == 0 {
+                reachedEnd = true
+            } else if errno != EINTR {
+                throw .unreadable(source: name, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+/// `read(2)`, named apart from `ByteInput.read(into:)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

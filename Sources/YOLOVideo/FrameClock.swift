@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Seconds on a monotonic clock, and a way to wait for a moment on it. `FrameSampler` reads time
+/// through this so that tests can run it on simulated time.
+public protocol FrameClock: AnyObject {
+    /// Seconds since an arbitrary, fixed origin.
+    func now() -> Double
+    /// Returns once `now() >= deadline`.
+    func sleep(until deadline: Double)
+}
+
+/// The process's monotonic clock (`ContinuousClock`).
+public final class SystemFrameClock: FrameClock {
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+
+    public init() { origin = clock.now }
+
+    public func now() -> Double {
+        let elapsed = clock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    public func sleep(until deadline: Double) {
+        let wait = deadline - now()
+        guard wait > 0 else { return }
+        var request = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}

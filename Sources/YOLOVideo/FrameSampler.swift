@@ -1,0 +1,106 @@
+/// How many frames a `FrameSampler` read, handed on, and passed over.
+public struct SamplingCounts: Sendable, Equatable {
+    /// Frames read from the source.
+    public var read = 0
+    /// Frames handed on for processing.
+    public var processed = 0
+    /// Frames passed over by `--every` (not sampled).
+    public var skipped = 0
+    /// Sampled frames dropped in realtime mode because a newer one had arrived by the time the
+    /// previous frame was done.
+    public var dropped = 0
+
+    public init(read: Int = 0, processed: Int = 0, skipped: Int = 0, dropped: Int = 0) {
+        self.read = read
+        self.processed = processed
+        self.skipped = skipped
+        self.dropped = dropped
+    }
+}
+
+/// Chooses which frames of a source get processed.
+///
+/// - `every N`: frames 0, N, 2N, … (a tennis app runs every 3rd frame of a 30 fps clip).
+/// - `realtime`: the source is played at its frame rate, as a camera delivers it: sampled frame k
+///   arrives `k · N / fps` seconds after the first. When the caller asks for the next frame (the
+///   previous one is done), it gets the newest sampled frame that has arrived, and the older ones
+///   that arrived meanwhile are dropped and counted; if none has arrived yet, it waits for the
+///   next. So a live source never queues up, and a file plays at its real speed.
+///
+/// Frames passed over are read but never converted.
+public final class FrameSampler {
+    public let source: any FrameSource
+    public let every: Int
+    public let realtime: Bool
+    /// Frames per second used to pace realtime mode.
+    public let frameRate: Double
+    public private(set) var counts = SamplingCounts()
+    private let clock: any FrameClock
+    private var start: Double?
+    private var nextSampled = 0
+
+    /// - Parameters:
+    ///   - every: process every Nth frame (N ≥ 1).
+    ///   - realtime: drop frames that arrive while the previous one is being processed.
+    ///   - frameRate: frames per second (the source's, or one given for a directory); must be positive.
+    ///   - clock: where realtime mode reads the time.
+    public init(source: any FrameSource, every: Int = 1, realtime: Bool = false, frameRate: Double,
+                clock: any FrameClock = SystemFrameClock()) {
+        precondition(every >= 1, "FrameSampler: every must be at least 1, got \(every)")
+        precondition(frameRate > 0 && frameRate.isFinite, "FrameSampler: frame rate must be positive, got \(frameRate)")
+        self.source = source
+        self.every = every
+        self.realtime = realtime
+        self.frameRate = frameRate
+        self.clock = clock
+    }
+
+    /// The next frame to process, with the number of sampled frames dropped just before it (always
+    /// 0 unless realtime); `nil` at the end of the source.
+    public func next() throws(VideoError) -> (frame: PendingFrame, dropped: Int)? {
+        realtime ? try nextRealtime() : try nextEvery().map { ($0, 0) }
+    }
+
+    /// The next frame whose index is a multiple of `every`.
+    private func nextEvery() throws(VideoError) -> PendingFrame? {
+        while let frame = try source.read() {
+            counts.read += 1
+            if frame.index % every == 0 {
+                counts.processed += 1
+                return frame
+            }
+            counts.skipped += 1
+        }
+        return nil
+    }
+
+    private func nextRealtime() throws(VideoError) -> (frame: PendingFrame, dropped: Int)? {
+        let interval = Double(every) / frameRate
+        let now = clock.now()
+        let start = self.start ?? now
+        self.start = start
+        // The newest sampled frame that has arrived (a nanosecond's slack against rounding).
+        var target = Int(((now - start) / interval + 1e-9).rounded(.down))
+        if target < nextSampled {
+            clock.sleep(until: start + Double(nextSampled) * interval)
+            target = nextSampled
+        }
+        var held: PendingFrame?
+        var dropped = 0
+        while let frame = try source.read() {
+            counts.read += 1
+            guard frame.index % every == 0 else {
+                counts.skipped += 1
+                continue
+            }
+            if held != nil { dropped += 1 }
+            held = frame
+            if frame.index / every >= target { break }
+        }
+        guard let held else { return nil }
+        nextSampled = held.index / every + 1
+        counts.processed += 1
+        counts.dropped += dropped
+        return (held, dropped)
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import SwiftYOLO
+import SwiftYOLOVideo
+import YOLOImage
+
+struct VideoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "video",
+        abstract: "Detect objects in a video stream or a directory of frames: JSON Lines, tracks and settle events.",
+        discussion: """
+            SOURCE is a YUV4MPEG2 stream — a .y4m file, or - for standard input, so any video ffmpeg reads \
+            works: ffmpeg -i clip.mp4 -f yuv4mpegpipe - | swift-yolo video - — or a directory whose \
+            .png/.jpg/.jpeg files are the frames in name order. 8-bit 4:2:0 and 4:4:4 streams are \
+            converted to RGB with BT.601 exactly as ffmpeg does (limited range, or full with XCOLORRANGE=FULL).
+
+            Output is JSON Lines, one object per processed frame (frames count from 0; time_s is frame / fps):
+              {"frame": N, "time_s": T, "detections": [{"class": ID, "label": NAME, "confidence": C, \
+            "box": [X1, Y1, X2, Y2]}, ...], "timing_ms": {...}}
+            with "track": ID in each detection under --smooth, "rotation": DEG under --rotations, "image": FILE \
+            for directory frames and "dropped": D (frames dropped just before) under --realtime. Events:
+              {"event": "settled", "frame": N, "time_s": T, "detections": [...]}   objects left to right
+              {"frame": N, "time_s": T, "error": MESSAGE}    a frame that failed; the stream goes on
+              {"event": "error", "error": MESSAGE}    a stream that cannot go on (exit status 1)
+              {"event": "end", "frames": R, "processed": P, "skipped": S, "dropped": D, "failed": F, "seconds": W, "fps": P/W}
+            --format array replaces "detections" by "array": [class, score, xmin, xmax, ymin, ymax, ...].
+
+            All of detect's options apply (--save writes frame_NNNNNN.png per processed frame; --json is \
+            accepted, the output being JSON anyway).
+
+            Examples:
+              ffmpeg -i match.mp4 -f yuv4mpegpipe - | swift-yolo video --every 3 --smooth -
+              swift-yolo video --settle 5 --classes 'sports ball' dice.y4m
+              ffmpeg -f v4l2 -i /dev/video0 -f yuv4mpegpipe - | swift-yolo video --realtime -
+            """)
+
+    @Argument(help: ArgumentHelp("A .y4m file, - for a YUV4MPEG2 stream on standard input, or a directory of image frames.", valueName: "source"))
+    var source: String
+
+    @OptionGroup var options: DetectionArguments
+
+    @Option(help: ArgumentHelp("Process every Nth frame (frames 0, N, 2N, …).", valueName: "n"))
+    var every: Int = 1
+
+    @Flag(help: "Play the source at its frame rate and drop frames that arrive while the previous one is still being processed (counted in \"dropped\").")
+    var realtime = false
+
+    @Option(help: ArgumentHelp("Frames per second, overriding the stream's (a directory has none: default 30).", valueName: "rate"))
+    var fps: Double?
+
+    @Flag(help: "Track objects across frames: each detection gets a \"track\" id, boxes are smoothed, and an object is reported once seen in --min-hits of the last --window frames.")
+    var smooth = false
+
+    @Option(help: ArgumentHelp("With --smooth: weight of the newest box in the moving average (1 = no smoothing).", valueName: "weight"))
+    var ema: Float = 0.4
+
+    @Option(name: .customLong("min-hits"), help: ArgumentHelp("With --smooth: frames of the window an object must be seen in to be reported.", valueName: "n"))
+    var minHits: Int = 2
+
+    @Option(help: ArgumentHelp("With --smooth: the number of recent processed frames --min-hits counts over.", valueName: "n"))
+    var window: Int = 5
+
+    @Option(name: .customLong("match-iou"), help: ArgumentHelp("With --smooth: least IoU for a detection to continue a track of its class.", valueName: "iou"))
+    var matchIou: Float = 0.3
+
+    @Option(help: ArgumentHelp("With --smooth: an object missed in up to this many frames in a row is still reported (its last box), so a missed detection does not make it blink.", valueName: "n"))
+    var coast: Int = 1
+
+    @Option(help: ArgumentHelp("Emit a \"settled\" event when K consecutive processed frames show the same objects (same count and classes, every box matched above --settle-iou); again only after the scene changed.", valueName: "k"))
+    var settle: Int?
+
+    @Option(name: .customLong("settle-iou"), help: ArgumentHelp("IoU every box must keep with its counterpart for the scene to count as unchanged.", valueName: "iou"))
+    var settleIou: Float = 0.85
+
+    @Option(help: ArgumentHelp("json (detection objects) or array (flat [class, score, xmin, xmax, ymin, ymax] per detection).", valueName: "format"))
+    var format: String = "json"
+
+    func validate() throws {
+        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
+        if let fps { guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be positive, got \(fps)") } }
+        if let problem = trackerOptions.problem { throw ValidationError("--smooth: \(problem)") }
+        if let settle, let problem = SettleOptions(frames: settle, iou: settleIou).problem { throw ValidationError("--settle: \(problem)") }
+        guard ["json", "array"].contains(format) else { throw ValidationError("--format must be json or array for video, got '\(format)'") }
+    }
+
+    private var trackerOptions: TrackerOptions {
+        TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast)
+    }
+
+    func run() throws {
+        let detector = try options.makeDetector()
+        let frames = try openSource(decoder: detector.decoder)
+        try options.createSaveDirectory()
+        let pipelineOptions = VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps, tracking: smooth ? trackerOptions : nil,
+                                                   settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
+        let rotations = options.rotationPasses
+        let pipeline = VideoPipeline(source: frames, detector: ModelFrameDetector(detector: detector, rotations: rotations ?? [.degrees0]),
+                                     options: pipelineOptions)
+        let array = format == "array", showsRotation = rotations != nil
+        var failed = 0
+        var streamFailed = false
+        let clock = ContinuousClock(), start = clock.now
+        do {
+            try pipeline.run { event in
+                switch event {
+                case .frame(let report):
+                    emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime))
+                    if let save = options.save { try saveFrame(report, directory: save) }
+                case .settled(let frame, let time, let detections):
+                    emit(VideoReport.settledLine(frame: frame, time: time, detections: detections, array: array, showsRotation: showsRotation))
+                case .frameFailed(let frame, let time, let file, let message):
+                    failed += 1
+                    emit(VideoReport.frameErrorLine(frame: frame, time: time, file: file, message: message))
+                }
+            }
+        } catch let error as VideoError {
+            streamFailed = true
+            emit(VideoReport.streamErrorLine(source: frames.name, message: "\(error)"))
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        emit(VideoReport.endLine(source: frames.name, counts: pipeline.counts, failed: failed, wallSeconds: seconds))
+        if failed > 0 || streamFailed { throw ExitCode(1) }
+    }
+
+    /// Writes one line straight to standard output, so a reader of a pipe sees each frame as it is done.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// A directory of frames, or a YUV4MPEG2 stream (a file, or `-` for standard input).
+    private func openSource(decoder: ImageDecoder) throws -> any FrameSource {
+        var isDirectory: ObjCBool = false
+        do {
+            if source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue {
+                return try ImageDirectorySource(directory: source, frameRate: fps ?? VideoPipelineOptions.defaultFrameRate, decoder: decoder)
+            }
+            return try Y4MReader(path: source, maxPixels: decoder.maxPixels)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Writes the frame with its boxes (and track ids) drawn to `<dir>/frame_NNNNNN.png`.
+    private func saveFrame(_ report: FrameReport, directory: String) throws {
+        let boxes = report.detections.map { object -> BoxAnnotation in
+            let d = object.detection
+            if let track = object.track {
+                return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId,
+                                     text: "#\(track) \(d.label) \(String(format: "%.2f", d.confidence))")
+            }
+            return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId, name: d.label, confidence: d.confidence)
+        }
+        let path = (directory as NSString).appendingPathComponent(String(format: "frame_%06d.png", report.frame))
+        do {
+            try Annotator.annotate(report.image, boxes: boxes).writePNG(to: path)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}
