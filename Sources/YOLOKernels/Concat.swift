@@ -17,16 +17,12 @@ extension Tensor {
         return output
     }
 
-    /// Channels `[start, start + count)` of a `[1, C, H, W]` feature map, copied.
+    /// Channels `range` of a `[1, C, H, W]` feature map, as a view that shares this tensor's storage
+    /// (channels are contiguous planes, so a channel range is contiguous too): `torch.split`/`chunk`.
     public func channels(_ range: Range<Int>) -> Tensor {
         let (channels, height, width) = chw
         precondition(range.lowerBound >= 0 && range.upperBound <= channels, "channels \(range) of \(shape)")
-        let output = Tensor.featureMap(channels: range.count, height: height, width: width, zeroed: false)
-        let planeSize = height * width, first = channel(range.lowerBound)
-        ComputeThreads.parallelFor(range.count) { c in
-            (output.data + c * planeSize).update(from: first + c * planeSize, count: planeSize)
-        }
-        return output
+        return Tensor(borrowing: channel(range.lowerBound), shape: [1, range.count, height, width], keepAlive: self)
     }
 
     /// Element-wise `self + other` into a new tensor of the same shape (residual shortcuts).

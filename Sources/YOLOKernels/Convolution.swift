@@ -7,8 +7,10 @@
 /// to the block while it is still in cache. Depthwise convolutions run as direct loops.
 public struct Convolution: Sendable {
     public let geometry: ConvolutionGeometry
-    /// `[C_out, C_in/groups · k · k]`, row-major (PyTorch's `[C_out, C_in/groups, k, k]` flattened).
-    public let weights: [Float]
+    /// The filters as the im2col and depthwise paths read them: `[C_out, C_in/groups · k · k]`,
+    /// row-major (PyTorch's `[C_out, C_in/groups, k, k]` flattened). Empty when the convolution runs
+    /// by Winograd, which keeps its own transformed copy.
+    private let filters: [Float]
     /// `[C_out]`.
     public let bias: [Float]
     public let activation: Activation
@@ -28,19 +30,22 @@ public struct Convolution: Sendable {
                      "\(weights.count) weights for convolution \(geometry)")
         precondition(bias.count == geometry.outputChannels, "\(bias.count) biases for convolution \(geometry)")
         self.geometry = geometry
-        self.weights = weights
         self.bias = bias
         self.activation = activation
         self.positionsPerBlock = positionsPerBlock
         let suitsWinograd = geometry.kernelSize == 3 && geometry.stride == 1 && geometry.padding == 1 && geometry.groups == 1
             && geometry.inputChannels >= 8 && geometry.outputChannels >= 8
-        self.winograd = allowsWinograd && suitsWinograd
-            ? WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights)
-            : nil
+        if allowsWinograd && suitsWinograd {
+            winograd = WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights)
+            filters = []
+        } else {
+            winograd = nil
+            filters = weights
+        }
     }
 
     /// Number of parameters (weights and biases).
-    public var parameterCount: Int { weights.count + bias.count }
+    public var parameterCount: Int { geometry.outputChannels * geometry.filterSize + bias.count }
 
     /// Convolves a `[1, C_in, H, W]` feature map into a new `[1, C_out, OH, OW]` one.
     public func callAsFunction(_ input: Tensor) -> Tensor {
@@ -59,19 +64,19 @@ public struct Convolution: Sendable {
     public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
-        weights.withUnsafeBufferPointer { weights in
+        filters.withUnsafeBufferPointer { weights in
             bias.withUnsafeBufferPointer { bias in
-                guard let weights = weights.baseAddress, let bias = bias.baseAddress else { return }
+                guard let bias = bias.baseAddress else { return }
                 if let winograd {
                     winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
-                } else if g.isDepthwise {
+                } else if let weights = weights.baseAddress, g.isDepthwise {
                     depthwiseConvolution(
                         input, channels: g.inputChannels, height: height, width: width, weights: weights,
                         kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
                     ComputeThreads.parallelFor(g.outputChannels) { c in
                         addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
                     }
-                } else {
+                } else if let weights = weights.baseAddress {
                     blockedGEMMConvolution(input, height: height, width: width, weights: weights, bias: bias, into: output)
                 }
             }
@@ -97,9 +102,9 @@ public struct Convolution: Sendable {
             let block = task / rowSplits, split = task % rowSplits
             let start = block * blockSize, count = min(blockSize, planeSize - start)
             let rows = (groupOutputs * split / rowSplits)..<(groupOutputs * (split + 1) / rowSplits)
-            let columnBytes = g.inputChannels * taps * count * MemoryLayout<Float>.stride
-            let scratch = isPointwise ? nil : BufferPool.shared.take(byteCount: columnBytes).bindMemory(to: Float.self, capacity: columnBytes / 4)
-            defer { if let scratch { BufferPool.shared.give(UnsafeMutableRawPointer(scratch), byteCount: columnBytes) } }
+            let columns = isPointwise ? nil : Tensor(uninitializedShape: [g.inputChannels * taps, count])
+            let scratch = columns?.data
+            defer { withExtendedLifetime(columns) {} }
             if let scratch {
                 im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                        stride: g.stride, padding: g.padding, positions: start..<(start + count), into: scratch)

@@ -60,12 +60,10 @@ struct WinogradConvolution: Sendable {
                 let firstTileRow = block * rowsPerBlock
                 let rows = min(rowsPerBlock, tileRows - firstTileRow)
                 let tiles = rows * tileColumns
-                let transformed = BufferPool.shared.take(byteCount: 16 * inputChannels * tiles * 4).bindMemory(to: Float.self, capacity: 16 * inputChannels * tiles)
-                let products = BufferPool.shared.take(byteCount: 16 * outputChannels * tiles * 4).bindMemory(to: Float.self, capacity: 16 * outputChannels * tiles)
-                defer {
-                    BufferPool.shared.give(UnsafeMutableRawPointer(transformed), byteCount: 16 * inputChannels * tiles * 4)
-                    BufferPool.shared.give(UnsafeMutableRawPointer(products), byteCount: 16 * outputChannels * tiles * 4)
-                }
+                let transformedTensor = Tensor(uninitializedShape: [16, inputChannels, tiles])
+                let productsTensor = Tensor(uninitializedShape: [16, outputChannels, tiles])
+                let (transformed, products) = (transformedTensor.data, productsTensor.data)
+                defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
                 transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                                tileColumns: tileColumns, into: transformed)
                 for xi in 0..<16 {
@@ -98,9 +96,9 @@ struct WinogradConvolution: Sendable {
         // Padded row p[k] = input[k − 1]; even[m] = p[2m], odd[m] = p[2m + 1]; 8 spare lanes for the loads.
         let halfWidth = tileColumns + 1 + 8
         let rowCount = 2 * tileRows + 2
-        let splitBytes = 2 * rowCount * halfWidth * 4
-        let split = BufferPool.shared.take(byteCount: splitBytes).bindMemory(to: Float.self, capacity: 2 * rowCount * halfWidth)
-        defer { BufferPool.shared.give(UnsafeMutableRawPointer(split), byteCount: splitBytes) }
+        let splitTensor = Tensor(uninitializedShape: [rowCount, 2, halfWidth])
+        let split = splitTensor.data
+        defer { withExtendedLifetime(splitTensor) {} }
         let firstRow = 2 * firstTileRow - 1
         for c in 0..<inputChannels {
             let plane = input + c * height * width

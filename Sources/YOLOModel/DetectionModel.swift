@@ -10,7 +10,8 @@ public final class DetectionModel: Sendable {
     public let layers: [Layer]
     /// The file's metadata, for reporting (source checkpoint, converter, versions).
     public let metadata: JSONValue
-    /// For each layer, the last layer that reads its output (its buffer can go after that).
+    /// For each layer, the last later layer that reads its output by index (not as `-1`, the
+    /// previous layer), or the layer itself when none does: its output is kept until then.
     private let lastReader: [Int]
 
     /// Loads and validates the weights file at `path` and builds the network.
@@ -52,7 +53,11 @@ public final class DetectionModel: Sendable {
         var outputs = [Tensor?](repeating: nil, count: layers.count)
         var previous = input
         for layer in layers {
-            let inputs = layer.from.map { $0 == -1 ? previous : outputs[$0]! }
+            let inputs = layer.from.map { source -> Tensor in
+                guard source != -1 else { return previous }
+                guard let saved = outputs[source] else { preconditionFailure("layer \(source)'s output was released before layer \(layer.index) read it") }
+                return saved
+            }
             let output: Tensor
             switch layer.operation {
             case let .module(module): output = module(inputs[0])
@@ -60,7 +65,8 @@ public final class DetectionModel: Sendable {
             case let .detect(detect): output = detect(inputs)
             }
             observe?(layer.index, output)
-            outputs[layer.index] = output
+            // Keep an output only while a later layer still reads it by index.
+            if lastReader[layer.index] > layer.index { outputs[layer.index] = output }
             for source in layer.from where source >= 0 && lastReader[source] <= layer.index { outputs[source] = nil }
             previous = output
         }

@@ -1,21 +1,27 @@
 import Synchronization
 
-/// Recycles tensor storage by exact size, so that repeated forward passes reuse the buffers of the
-/// previous one instead of mapping fresh pages (each new page costs a fault and a kernel zero-fill).
+/// Recycles tensor storage, so that repeated forward passes reuse the buffers of the previous one
+/// instead of mapping fresh pages (each new page costs a fault and a kernel zero-fill).
 ///
-/// Free buffers are kept up to `capacityBytes` in total; beyond that they go back to the system.
-/// Thread-safe: one pool serves every thread.
+/// A request takes the smallest free buffer that holds it and is at most twice its size (best fit),
+/// so buffers serve tensors of other shapes too and the pool stays near the peak live set of one
+/// forward pass. Free buffers are kept up to `capacityBytes` in total; beyond that they go back to
+/// the system. Thread-safe: one pool serves every thread.
 public final class BufferPool: Sendable {
-    public static let shared = BufferPool(capacityBytes: 256 << 20)
+    public static let shared = BufferPool(capacityBytes: 128 << 20)
 
-    /// A buffer owned by the pool; only one thread holds it at a time, handed over under the lock.
-    private struct Buffer: @unchecked Sendable {
-        let pointer: UnsafeMutableRawPointer
+    /// A buffer and the bytes it holds (which may exceed the bytes asked for).
+    public struct Buffer: @unchecked Sendable {
+        public let pointer: UnsafeMutableRawPointer
+        public let capacity: Int
     }
 
     private struct State {
-        var free: [Int: [Buffer]] = [:]
+        /// Sorted by capacity.
+        var free: [Buffer] = []
         var freeBytes = 0
+        var liveBytes = 0
+        var peakLiveBytes = 0
     }
 
     private let state = Mutex(State())
@@ -25,37 +31,63 @@ public final class BufferPool: Sendable {
         self.capacityBytes = capacityBytes
     }
 
-    /// A 64-byte-aligned buffer of `byteCount` bytes with unspecified contents.
-    public func take(byteCount: Int) -> UnsafeMutableRawPointer {
+    /// A 64-byte-aligned buffer of at least `byteCount` bytes, contents unspecified.
+    public func take(byteCount: Int) -> Buffer {
+        let capacity = (byteCount + 4095) / 4096 * 4096  // whole pages: neighbours in size share buffers
         let recycled = state.withLock { state -> Buffer? in
-            guard let buffer = state.free[byteCount]?.popLast() else { return nil }
-            state.freeBytes -= byteCount
+            let first = state.free.partitioningIndex { $0.capacity >= byteCount }
+            let buffer: Buffer?
+            if first < state.free.count, state.free[first].capacity <= 2 * capacity {
+                state.freeBytes -= state.free[first].capacity
+                buffer = state.free.remove(at: first)
+            } else {
+                buffer = nil
+            }
+            state.liveBytes += buffer?.capacity ?? capacity
+            state.peakLiveBytes = max(state.peakLiveBytes, state.liveBytes)
             return buffer
         }
-        return recycled?.pointer ?? UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Tensor.alignment)
+        if let recycled { return recycled }
+        return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: Tensor.alignment), capacity: capacity)
     }
 
     /// Gives back a buffer from `take(byteCount:)`.
-    public func give(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
-        let buffer = Buffer(pointer: pointer)
+    public func give(_ buffer: Buffer) {
         let kept = state.withLock { state -> Bool in
-            guard state.freeBytes + byteCount <= capacityBytes else { return false }
-            state.free[byteCount, default: []].append(buffer)
-            state.freeBytes += byteCount
+            state.liveBytes -= buffer.capacity
+            guard state.freeBytes + buffer.capacity <= capacityBytes else { return false }
+            state.free.insert(buffer, at: state.free.partitioningIndex { $0.capacity >= buffer.capacity })
+            state.freeBytes += buffer.capacity
             return true
         }
-        if !kept { pointer.deallocate() }
+        if !kept { buffer.pointer.deallocate() }
     }
 
     /// Returns every free buffer to the system.
     public func drain() {
         let buffers = state.withLock { state -> [Buffer] in
-            defer { state.free = [:]; state.freeBytes = 0 }
-            return state.free.values.flatMap { $0 }
+            defer { state.free = []; state.freeBytes = 0 }
+            return state.free
         }
         for buffer in buffers { buffer.pointer.deallocate() }
     }
 
     /// Bytes held in free buffers now.
     public var freeBytes: Int { state.withLock { $0.freeBytes } }
+
+    /// Bytes in buffers handed out and not given back: now, and the most ever at once.
+    public var liveBytes: (now: Int, peak: Int) { state.withLock { ($0.liveBytes, $0.peakLiveBytes) } }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for a predicate that is false and then
+    /// true along the array (binary search).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
 }

@@ -10,7 +10,8 @@ public final class Tensor: @unchecked Sendable {
     public let count: Int
     /// The first element. Valid while this tensor lives.
     public let data: UnsafeMutablePointer<Float>
-    private let ownsStorage: Bool
+    /// The pool buffer behind owned storage; `nil` for borrowed storage.
+    private let storage: BufferPool.Buffer?
     private let keepAlive: AnyObject?
 
     /// Allocates a zero-filled tensor.
@@ -26,9 +27,9 @@ public final class Tensor: @unchecked Sendable {
         precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
         self.shape = shape
         self.count = shape.reduce(1, *)
-        let raw = BufferPool.shared.take(byteCount: max(count, 1) * MemoryLayout<Float>.stride)
-        self.data = raw.bindMemory(to: Float.self, capacity: max(count, 1))
-        self.ownsStorage = true
+        let buffer = BufferPool.shared.take(byteCount: max(count, 1) * MemoryLayout<Float>.stride)
+        self.data = buffer.pointer.bindMemory(to: Float.self, capacity: max(count, 1))
+        self.storage = buffer
         self.keepAlive = nil
     }
 
@@ -39,17 +40,18 @@ public final class Tensor: @unchecked Sendable {
         values.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: count) }
     }
 
-    /// Wraps memory owned by `keepAlive` (for example a memory-mapped file) without copying.
+    /// Wraps memory owned by `keepAlive` (a memory-mapped file, or another tensor this one is a view
+    /// of) without copying.
     public init(borrowing pointer: UnsafeMutablePointer<Float>, shape: [Int], keepAlive: AnyObject) {
         self.shape = shape
         self.count = shape.reduce(1, *)
         self.data = pointer
-        self.ownsStorage = false
+        self.storage = nil
         self.keepAlive = keepAlive
     }
 
     deinit {
-        if ownsStorage { BufferPool.shared.give(UnsafeMutableRawPointer(data), byteCount: max(count, 1) * MemoryLayout<Float>.stride) }
+        if let storage { BufferPool.shared.give(storage) }
     }
 
     /// The alignment of owned storage, in bytes: one cache line, and enough for any SIMD load.

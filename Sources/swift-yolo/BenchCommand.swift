@@ -86,7 +86,8 @@ struct BenchCommand: ParsableCommand {
                 BenchReport.Layer(index: layer.index, module: layer.module, milliseconds: layerTimes[layer.index].median,
                                   flops: profiles[layer.index].flops)
             },
-            peakResidentMegabytes: peakResidentMegabytes())
+            peakResidentMegabytes: peakResidentMegabytes(),
+            peakTensorMegabytes: Double(BufferPool.shared.liveBytes.peak) / 1_048_576)
         print(json ? report.json : report.text)
     }
 
@@ -125,3 +126,4 @@ extension Array where Element == Double {
         return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
     }
 }
+

@@ -20,6 +20,8 @@ struct BenchReport: Encodable {
     let totals: [Double]
     let layers: [Layer]
     let peakResidentMegabytes: Double
+    /// The most tensor storage live at once (activations and scratch buffers).
+    let peakTensorMegabytes: Double
 
     var text: String {
         let totalFlops = layers.reduce(0) { $0 + $1.flops }
@@ -28,7 +30,8 @@ struct BenchReport: Encodable {
             "model \(model), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
-            String(format: "model load %.1f ms, peak resident memory %.1f MB", loadMilliseconds, peakResidentMegabytes),
+            String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once)",
+                   loadMilliseconds, peakResidentMegabytes, peakTensorMegabytes),
             "",
         ]
         var table = TextTable([("layer", .right), ("module", .left), ("ms", .right), ("GFLOP", .right), ("GFLOP/s", .right), ("share", .right)])
@@ -57,6 +60,7 @@ struct BenchReport: Encodable {
             let gflop: Double
             let load_ms: Double
             let peak_rss_mb: Double
+            let peak_tensor_mb: Double
             let layers: [LayerOutput]
         }
         struct LayerOutput: Encodable {
@@ -68,7 +72,7 @@ struct BenchReport: Encodable {
         let output = Output(
             model: model, imgsz: [height, width], threads: threads, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
-            gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes,
+            gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,
             layers: layers.map { LayerOutput(index: $0.index, module: $0.module, median_ms: $0.milliseconds, gflop: Double($0.flops) / 1e9) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
