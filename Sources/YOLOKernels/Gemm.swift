@@ -30,3 +30,9 @@ public func setBLASThreadCount(_ count: Int) {
 
 /// How many threads OpenBLAS uses now.
 public var blasThreadCount: Int { Int(openblas_get_num_threads()) }
+
+/// The CPU kernel family OpenBLAS chose (`Haswell`, `SkylakeX`, `Cooperlake`, …). Its GEMM speed
+/// depends on it; the environment variable `OPENBLAS_CORETYPE` can force an older one.
+public var blasCoreName: String {
+    openblas_get_corename().map { String(cString: $0) } ?? "unknown"
+}

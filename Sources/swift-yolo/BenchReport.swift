@@ -14,6 +14,9 @@ struct BenchReport: Encodable {
     let height: Int
     let width: Int
     let threads: Int
+    /// OpenBLAS's kernel family, and the `OPENBLAS_CORETYPE` that forced it, if any.
+    let blasCore: String
+    let blasCoreForced: String?
     let runs: Int
     let warmup: Int
     let loadMilliseconds: Double
@@ -28,6 +31,7 @@ struct BenchReport: Encodable {
         let median = totals.median
         var lines = [
             "model \(model), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
+            "OpenBLAS kernels: \(blasCore)" + (blasCoreForced.map { " (forced by OPENBLAS_CORETYPE=\($0); unset it to let OpenBLAS pick the best for this CPU)" } ?? ""),
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
             String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once)",
@@ -52,6 +56,7 @@ struct BenchReport: Encodable {
             let model: String
             let imgsz: [Int]
             let threads: Int
+            let blas_core: String
             let runs: Int
             let warmup: Int
             let median_ms: Double
@@ -70,7 +75,7 @@ struct BenchReport: Encodable {
             let gflop: Double
         }
         let output = Output(
-            model: model, imgsz: [height, width], threads: threads, runs: runs, warmup: warmup,
+            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,
             layers: layers.map { LayerOutput(index: $0.index, module: $0.module, median_ms: $0.milliseconds, gflop: Double($0.flops) / 1e9) })
