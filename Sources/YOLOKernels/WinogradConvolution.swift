@@ -100,16 +100,19 @@ struct WinogradConvolution: Sendable {
         let split = splitTensor.data
         defer { withExtendedLifetime(splitTensor) {} }
         let firstRow = 2 * firstTileRow - 1
+        // Every channel writes the same positions, so the padding cleared here stays zero.
+        split.update(repeating: 0, count: 2 * rowCount * halfWidth)
         for c in 0..<inputChannels {
             let plane = input + c * height * width
-            split.update(repeating: 0, count: 2 * rowCount * halfWidth)
             for r in 0..<rowCount where firstRow + r >= 0 && firstRow + r < height {
                 let source = plane + (firstRow + r) * width
                 let even = split + (2 * r) * halfWidth, odd = even + halfWidth
-                for x in 0..<width {
-                    // input column x is padded column x + 1
-                    if x & 1 == 0 { odd[x >> 1] = source[x] } else { even[(x + 1) >> 1] = source[x] }
+                // Input column x is padded column x + 1: even columns of the input go to `odd`.
+                for m in 0..<(width / 2) {
+                    odd[m] = source[2 * m]
+                    even[m + 1] = source[2 * m + 1]
                 }
+                if width % 2 == 1 { odd[width / 2] = source[width - 1] }
             }
             for tileRow in 0..<tileRows {
                 var column = 0
@@ -157,14 +160,21 @@ struct WinogradConvolution: Sendable {
                     let bottom0 = m4 - m8 - m12, bottom1 = m5 - m9 - m13, bottom2 = m6 - m10 - m14, bottom3 = m7 - m11 - m15
                     let y00 = top0 + top1 + top2, y01 = top1 - top2 - top3
                     let y10 = bottom0 + bottom1 + bottom2, y11 = bottom1 - bottom2 - bottom3
-                    let upper = plane + y * width, lower = upper + width
-                    for lane in 0..<lanes {
-                        let x = 2 * (column + lane)
-                        upper[x] = y00[lane]
-                        if x + 1 < width { upper[x + 1] = y01[lane] }
-                        if y + 1 < height {
-                            lower[x] = y10[lane]
-                            if x + 1 < width { lower[x + 1] = y11[lane] }
+                    let upper = plane + y * width + 2 * column, lower = upper + width
+                    let hasLower = y + 1 < height
+                    if lanes == 8 && 2 * column + 16 <= width {
+                        // Whole tiles: interleave the two columns of each output row.
+                        UnsafeMutableRawPointer(upper).storeBytes(of: interleaved(y00, y01), as: SIMD16<Float>.self)
+                        if hasLower { UnsafeMutableRawPointer(lower).storeBytes(of: interleaved(y10, y11), as: SIMD16<Float>.self) }
+                    } else {
+                        for lane in 0..<lanes {
+                            let x = 2 * lane, inside = 2 * (column + lane) + 1 < width
+                            upper[x] = y00[lane]
+                            if inside { upper[x + 1] = y01[lane] }
+                            if hasLower {
+                                lower[x] = y10[lane]
+                                if inside { lower[x + 1] = y11[lane] }
+                            }
                         }
                     }
                     column += 8
@@ -186,6 +196,12 @@ private func transformedRow(_ even: UnsafePointer<Float>, halfWidth: Int, column
     let d2 = evenRow.loadUnaligned(fromByteOffset: (column + 1) * 4, as: SIMD8<Float>.self)
     let d3 = oddRow.loadUnaligned(fromByteOffset: (column + 1) * 4, as: SIMD8<Float>.self)
     return (d0 - d2, d1 + d2, d2 - d1, d1 - d3)
+}
+
+/// `(a0, b0, a1, b1, …, a7, b7)`.
+@inline(__always)
+private func interleaved(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD16<Float> {
+    SIMD16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
 }
 
 /// Stores the first `lanes` lanes of `vector` at `pointer`.
