@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+"""SwiftYOLO side by side with ONNX Runtime, ncnn and PyTorch on YOLO11n at 640×640 (`make bench-peers`).
+
+What it does:
+  1. Sets up a private virtual environment, Benchmarks/.venv-peers, from Benchmarks/requirements-peers.txt
+     (PyPI only: ultralytics with torch, onnxruntime, ncnn, pnnx, onnx, onnxslim), then runs itself in it.
+  2. Exports the reference checkpoint with Ultralytics, as a user would: ONNX (static 640×640, Ultralytics'
+     default opset, simplified with onnxslim) and ncnn (through the pnnx package from PyPI), into
+     Benchmarks/.work/ (git-ignored). Builds Benchmarks' `swiftyolo-peer` in release mode.
+  3. Prepares one input: bus.jpg letterboxed onto 640×640 exactly as Ultralytics' predict does, RGB, /255, CHW.
+  4. For each thread count, starts one persistent worker process per engine (SwiftYOLO: `swiftyolo-peer`;
+     the others: this script in --worker mode), each of which loads its model once, checks its output on the
+     input against PyTorch's, and warms up. Then it times them in alternation, A B C D, A B C D, …: each turn
+     is --runs back-to-back forward passes on the same input, --rounds turns per engine. A pause between
+     turns lets the previous engine's spinning threads go idle so no engine runs beside another.
+  5. Prints a Markdown table (median, min, p90 per engine and thread count, and ratios to SwiftYOLO) with the
+     date, the CPU and every version, and writes it to Benchmarks/results/peers-DATE.md with a JSON twin
+     (every sample) beside it.
+
+Fairness: every engine is timed on the forward pass only (input tensor in memory to head output
+[1, 84, 8400]), after warm-up, on the same input, with the same thread count, one at a time:
+  SwiftYOLO      DetectionModel(input) — the call `swift-yolo bench` times (ComputeThreads.set(N)).
+  ONNX Runtime   InferenceSession.run, CPU provider, intra_op_num_threads=N, inter_op_num_threads=1,
+                 sequential execution, all graph optimizations (its defaults otherwise).
+  ncnn           create_extractor + input + extract, opt.num_threads=N, ncnn's default options (as
+                 Ultralytics runs it; the input Mat is made once, the output is not converted in the timing).
+  PyTorch        the fused model (Conv+BN folded, as Ultralytics predicts) under torch.inference_mode,
+                 torch.set_num_threads(N), set_num_interop_threads(1).
+Numerics: each engine's head output on the input is compared with PyTorch's (boxes in pixels, scores) and its
+detections after Ultralytics' NMS (conf 0.25, IoU 0.7) must match PyTorch's — same classes in the same order,
+confidences within 0.01, boxes within 1 px — or the engine is flagged in the report.
+
+Examples:
+  python3 Benchmarks/peers.py                                   # 10 rounds × 5 runs, 1 and 2 threads
+  python3 Benchmarks/peers.py --runs 3 --rounds 2 --threads 1   # a quick check
+  python3 Benchmarks/peers.py --engines swiftyolo,onnxruntime
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent
+ROOT = BENCHMARKS.parent
+VENV = BENCHMARKS / ".venv-peers"
+WORK = BENCHMARKS / ".work"
+REQUIREMENTS = BENCHMARKS / "requirements-peers.txt"
+SCRATCH = BENCHMARKS / ".build"
+PEER_BINARY = SCRATCH / "release" / "swiftyolo-peer"
+
+ENGINES = ["swiftyolo", "onnxruntime", "ncnn", "pytorch"]
+NAMES = {"swiftyolo": "SwiftYOLO", "onnxruntime": "ONNX Runtime", "ncnn": "ncnn", "pytorch": "PyTorch"}
+IMGSZ = 640
+
+
+def log(message: str) -> None:
+    print(f"peers.py: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Set-up: the virtual environment, the exports, the Swift worker, the input.
+# ---------------------------------------------------------------------------------------------------------
+
+def in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def ensure_venv_and_reexec(args: argparse.Namespace) -> None:
+    """Creates or updates Benchmarks/.venv-peers, then runs this script again inside it."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / ".requirements-installed"
+    wanted = REQUIREMENTS.read_text()
+    if not python.exists():
+        log(f"creating {VENV.relative_to(ROOT)}")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        log(f"installing {REQUIREMENTS.relative_to(ROOT)} into {VENV.relative_to(ROOT)} (torch is large: a few minutes)")
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        "-r", str(REQUIREMENTS)], check=True)
+        stamp.write_text(wanted)
+    os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
+
+
+def export_models(weights: Path) -> tuple[Path, Path]:
+    """ONNX and ncnn exports of `weights` by Ultralytics, redone when the checkpoint changes."""
+    import hashlib
+
+    WORK.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    checkpoint = WORK / "yolo11n.pt"
+    onnx_path = WORK / "yolo11n.onnx"
+    ncnn_dir = WORK / "yolo11n_ncnn_model"
+    stamp = WORK / "exports.sha256"
+    if stamp.exists() and stamp.read_text() == digest and onnx_path.exists() and (ncnn_dir / "model.ncnn.param").exists():
+        return onnx_path, ncnn_dir
+    shutil.copyfile(weights, checkpoint)
+    from ultralytics import YOLO
+
+    log("exporting ONNX (static 640×640, default opset, onnxslim) with Ultralytics")
+    YOLO(str(checkpoint)).export(format="onnx", imgsz=IMGSZ, dynamic=False, simplify=True, verbose=False)
+    log("exporting ncnn (pnnx) with Ultralytics")
+    YOLO(str(checkpoint)).export(format="ncnn", imgsz=IMGSZ, verbose=False)
+    if not onnx_path.exists() or not (ncnn_dir / "model.ncnn.param").exists():
+        sys.exit("peers.py: an export failed (see above)")
+    stamp.write_text(digest)
+    return onnx_path, ncnn_dir
+
+
+def default_swift_flags() -> str:
+    """What `make release` builds with: on x86-64 CPUs with AVX2 and FMA, `-target-cpu haswell`."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text().split()
+    except OSError:
+        return ""
+    if platform.machine() == "x86_64" and "avx2" in flags and "fma" in flags:
+        return "-Xswiftc -target-cpu -Xswiftc haswell"
+    return ""
+
+
+def build_swift_worker(swift_flags: str) -> None:
+    log(f"building swiftyolo-peer (release{', ' + swift_flags if swift_flags else ''})")
+    build = subprocess.run(["swift", "build", "-c", "release", *swift_flags.split(), "--package-path", str(BENCHMARKS),
+                            "--scratch-path", str(SCRATCH), "--product", "swiftyolo-peer"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if build.returncode != 0:
+        sys.exit(f"{build.stdout}\npeers.py: building swiftyolo-peer failed (above)")
+
+
+def prepare_input(image: Path) -> Path:
+    """`image` letterboxed onto 640×640 as Ultralytics' predict prepares it: float32 RGB CHW in [0, 1]."""
+    import cv2
+    import numpy as np
+    from ultralytics.data.augment import LetterBox
+
+    bgr = cv2.imread(str(image))
+    if bgr is None:
+        sys.exit(f"peers.py: cannot read {image}")
+    boxed = LetterBox(new_shape=(IMGSZ, IMGSZ), auto=False, stride=32)(image=bgr)
+    chw = np.ascontiguousarray(boxed[..., ::-1].transpose(2, 0, 1), dtype=np.float32) / 255
+    path = WORK / "input-640.f32"
+    chw[None].astype("<f4").tofile(path)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Workers: one process per engine, one JSON line per command ("run K", "dump PATH", "quit").
+# ---------------------------------------------------------------------------------------------------------
+
+def worker_main(args: argparse.Namespace) -> None:
+    """A Python engine behind the same line protocol as swiftyolo-peer."""
+    # Replies go to the real stdout; anything a library prints (to fd 1 too) goes to stderr.
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    import numpy as np
+
+    threads = args.threads_worker
+    x = np.fromfile(args.input, dtype="<f4").reshape(1, 3, IMGSZ, IMGSZ)
+
+    if args.worker == "onnxruntime":
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(args.artifact, options, providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name
+
+        def forward():
+            return session.run(None, {name: x})[0]
+
+        def to_numpy(y):
+            return y
+
+    elif args.worker == "ncnn":
+        import ncnn
+
+        net = ncnn.Net()
+        net.opt.use_vulkan_compute = False
+        net.opt.num_threads = threads
+        param = Path(args.artifact) / "model.ncnn.param"
+        net.load_param(str(param))
+        net.load_model(str(param.with_suffix(".bin")))
+        input_name = net.input_names()[0]
+        output_name = sorted(net.output_names())[0]
+        mat = ncnn.Mat(x[0])
+
+        def forward():
+            with net.create_extractor() as extractor:
+                extractor.input(input_name, mat)
+                return extractor.extract(output_name)[1]
+
+        def to_numpy(y):
+            return np.array(y)[None]
+
+    elif args.worker == "pytorch":
+        import torch
+        from ultralytics import YOLO
+
+        torch.set_num_threads(threads)
+        torch.set_num_interop_threads(1)
+        model = YOLO(args.artifact).model.float().fuse(verbose=False).eval()
+        tensor = torch.from_numpy(x)
+
+        def forward():
+            with torch.inference_mode():
+                y = model(tensor)
+            return y[0] if isinstance(y, (list, tuple)) else y
+
+        def to_numpy(y):
+            return y.numpy()
+
+    else:
+        sys.exit(f"unknown engine {args.worker}")
+
+    def reply(obj):
+        replies.write(json.dumps(obj) + "\n")
+
+    reply({"ready": True, "threads": threads})
+    for line in sys.stdin:
+        words = line.split(maxsplit=1)
+        if not words:
+            continue
+        if words[0] == "run":
+            runs = max(1, int(words[1]) if len(words) > 1 else 1)
+            times = []
+            cpu_start = time.process_time()  # every thread of the process
+            for _ in range(runs):
+                start = time.perf_counter_ns()
+                y = forward()
+                times.append((time.perf_counter_ns() - start) / 1e6)
+                del y
+            reply({"ms": times, "cpu_ms": (time.process_time() - cpu_start) * 1e3})
+        elif words[0] == "dump":
+            y = to_numpy(forward())
+            np.ascontiguousarray(y, dtype="<f4").tofile(words[1].strip())
+            reply({"shape": list(y.shape)})
+        elif words[0] == "quit":
+            break
+        else:
+            reply({"error": f"unknown command {words[0]}"})
+
+
+class Worker:
+    """A running engine process."""
+
+    def __init__(self, engine: str, threads: int, command: list[str], log_path: Path):
+        self.engine = engine
+        self.threads = threads
+        env = dict(os.environ)
+        # Thread pools that an engine does not size itself follow its own count; OpenBLAS stays single-threaded
+        # (SwiftYOLO sets that itself too).
+        env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1",
+                   PYTHONUNBUFFERED="1", YOLO_VERBOSE="False")
+        self.log = open(log_path, "w")
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                        text=True, bufsize=1, env=env, cwd=ROOT)
+        ready = self.receive()
+        if not ready.get("ready"):
+            raise RuntimeError(f"{engine} did not start: {ready}")
+        self.load_ms = ready.get("load_ms")
+
+    def receive(self) -> dict:
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait()
+            raise RuntimeError(f"{self.engine} worker exited ({self.process.returncode}); see {self.log.name}")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError(f"{self.engine}: {reply['error']}")
+        return reply
+
+    def command(self, text: str) -> dict:
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+        return self.receive()
+
+    def run(self, runs: int) -> tuple[list[float], float]:
+        """Wall-clock milliseconds of each pass, and the process's CPU milliseconds over all of them."""
+        reply = self.command(f"run {runs}")
+        return reply["ms"], reply["cpu_ms"]
+
+    def dump(self, path: Path):
+        import numpy as np
+
+        shape = self.command(f"dump {path}")["shape"]
+        return np.fromfile(path, dtype="<f4").reshape(shape)
+
+    def close(self) -> None:
+        try:
+            self.process.stdin.write("quit\n")
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+        except Exception:
+            self.process.kill()
+        self.log.close()
+
+
+def worker_command(engine: str, threads: int, input_path: Path, artifacts: dict[str, Path], model: Path) -> list[str]:
+    if engine == "swiftyolo":
+        return [str(PEER_BINARY), "--model", str(model), "--input", str(input_path),
+                "--shape", f"1,3,{IMGSZ},{IMGSZ}", "--threads", str(threads)]
+    return [sys.executable, str(Path(__file__).resolve()), "--worker", engine, "--threads-worker", str(threads),
+            "--input", str(input_path), "--artifact", str(artifacts[engine])]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Numerics: each engine's output against PyTorch's.
+# ---------------------------------------------------------------------------------------------------------
+
+def detections(head):
+    """Ultralytics' NMS (predict defaults: conf 0.25, IoU 0.7) on a [1, 84, N] head output: rows x1 y1 x2 y2 conf cls."""
+    import torch
+    from ultralytics.utils.nms import non_max_suppression
+
+    return non_max_suppression(torch.from_numpy(head.copy()), conf_thres=0.25, iou_thres=0.7)[0].numpy()
+
+
+def compare(head, reference, names) -> dict:
+    import numpy as np
+
+    ours, theirs = detections(head), detections(reference)
+    same = len(ours) == len(theirs) and all(
+        int(a[5]) == int(b[5]) and abs(a[4] - b[4]) <= 0.01 and np.abs(a[:4] - b[:4]).max() <= 1.0
+        for a, b in zip(ours, theirs))
+    return {
+        "boxes_max_abs_px": float(np.abs(head[:, :4] - reference[:, :4]).max()),
+        "scores_max_abs": float(np.abs(head[:, 4:] - reference[:, 4:]).max()),
+        "detections": [{"class": names[int(d[5])], "confidence": round(float(d[4]), 3),
+                        "box": [round(float(v), 1) for v in d[:4]]} for d in ours],
+        "matches_pytorch": bool(same),
+    }
+
+
+def pytorch_reference(weights: Path, input_path: Path):
+    import numpy as np
+    import torch
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights)).model.float().fuse(verbose=False).eval()
+    x = torch.from_numpy(np.fromfile(input_path, dtype="<f4").reshape(1, 3, IMGSZ, IMGSZ))
+    with torch.inference_mode():
+        y = model(x)
+    y = y[0] if isinstance(y, (list, tuple)) else y
+    return y.numpy().copy(), model.names
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The run and the report.
+# ---------------------------------------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def machine_info() -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "os": platform.platform(terse=True)}
+
+
+def versions() -> dict:
+    from importlib import metadata
+
+    found = {"python": platform.python_version()}
+    for package in ["ultralytics", "torch", "onnxruntime", "ncnn", "pnnx", "onnx", "onnxslim", "numpy"]:
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = None
+    try:
+        found["swift"] = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        found["swift"] = None
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        found["swiftyolo"] = commit + ("+uncommitted" if dirty else "") if commit else None
+    except OSError:
+        found["swiftyolo"] = None
+    return found
+
+
+def onnx_opset(path: Path) -> int | None:
+    try:
+        import onnx
+
+        model = onnx.load(str(path), load_external_data=False)
+        return max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
+    except Exception:
+        return None
+
+
+def markdown(report: dict) -> str:
+    m, v, s = report["machine"], report["versions"], report["settings"]
+    lines = [
+        f"# SwiftYOLO and its peers: YOLO11n at {IMGSZ}×{IMGSZ}",
+        "",
+        f"- date: {report['date']}",
+        f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}; load average {report['load_before']} before, "
+        f"{report['load_after']} after",
+        f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
+        f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
+        f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
+        f"- method: `Benchmarks/peers.py {s['command_line']}` — {s['rounds']} rounds × {s['runs']} runs per engine "
+        f"after {s['warmup']} warm-up run{'' if s['warmup'] == 1 else 's'}, engines in alternation ({', '.join(NAMES[e] for e in s['engines'])}, "
+        f"then again), forward pass only (input tensor to the [1, 84, 8400] head output), "
+        f"{s['image']} letterboxed to {IMGSZ}×{IMGSZ}",
+        "",
+        "| engine | threads | median ms | min ms | p90 ms | ÷ SwiftYOLO | CPU ÷ wall | numerics vs PyTorch |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in report["results"]:
+        ratio = f"{row['ratio_to_swiftyolo']:.2f}×" if row.get("ratio_to_swiftyolo") else "–"
+        check = row["numerics"]
+        if check is None:
+            numerics = "–"
+        else:
+            numerics = ("same detections" if check["matches_pytorch"] else "**DIFFERENT detections**") + \
+                f"; boxes ±{check['boxes_max_abs_px']:.2g} px, scores ±{check['scores_max_abs']:.2g}"
+        lines.append(f"| {NAMES[row['engine']]} | {row['threads']} | {row['median_ms']:.1f} | {row['min_ms']:.1f} | "
+                     f"{row['p90_ms']:.1f} | {ratio} | {row['cpu_over_wall']:.2f} | {numerics} |")
+    lines += [
+        "",
+        "÷ SwiftYOLO is the engine's median over SwiftYOLO's at the same thread count (above 1: SwiftYOLO is faster). "
+        "CPU ÷ wall is the engine process's CPU time over its timed wall-clock time: the threads it kept busy on "
+        "average (at most the thread count if it keeps to it; well under it when it waits or the machine is busy). "
+        "Numerics: the engine's head output on this input against PyTorch's (largest absolute difference), and its "
+        "detections after Ultralytics' NMS (conf 0.25, IoU 0.7): the same classes in the same order, confidences "
+        "within 0.01 and boxes within 1 px of PyTorch's.",
+    ]
+    reference = next((r["numerics"]["detections"] for r in report["results"] if r["numerics"]), None)
+    if reference:
+        lines += ["", "Detections on the input (letterboxed pixels): " +
+                  ", ".join(f"{d['class']} {d['confidence']:.3f}" for d in reference) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def run_benchmark(args: argparse.Namespace) -> None:
+    weights = Path(args.weights).resolve()
+    model = Path(args.model).resolve()
+    image = Path(args.image).resolve()
+    engines = args.engines
+    if "swiftyolo" in engines:
+        if not model.exists():
+            sys.exit(f"peers.py: {model} not found: run `make weights` first")
+        if not args.no_build:
+            build_swift_worker(args.swift_flags)
+    onnx_path, ncnn_dir = export_models(weights)
+    input_path = prepare_input(image)
+    artifacts = {"onnxruntime": onnx_path, "ncnn": ncnn_dir, "pytorch": WORK / "yolo11n.pt"}
+    reference, names = pytorch_reference(WORK / "yolo11n.pt", input_path)
+
+    logs = WORK / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    load_before = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
+    results = []
+    for threads in args.threads:
+        workers: dict[str, Worker] = {}
+        numerics: dict[str, dict] = {}
+        try:
+            for engine in engines:
+                log(f"{threads} thread{'s' if threads > 1 else ''}: starting {NAMES[engine]}")
+                worker = Worker(engine, threads, worker_command(engine, threads, input_path, artifacts, model),
+                                logs / f"{engine}-{threads}t.log")
+                workers[engine] = worker
+                numerics[engine] = compare(worker.dump(WORK / f"output-{engine}.f32"), reference, names)
+                if not numerics[engine]["matches_pytorch"]:
+                    log(f"WARNING: {NAMES[engine]}'s detections differ from PyTorch's: {numerics[engine]['detections']}")
+                if args.warmup:
+                    worker.run(args.warmup)
+            samples = {engine: [] for engine in engines}
+            round_medians = {engine: [] for engine in engines}
+            cpu_ms = {engine: 0.0 for engine in engines}
+            for round_index in range(args.rounds):
+                for engine in engines:
+                    time.sleep(args.pause)
+                    times, cpu = workers[engine].run(args.runs)
+                    samples[engine].extend(times)
+                    cpu_ms[engine] += cpu
+                    round_medians[engine].append(statistics.median(times))
+                log(f"{threads}t round {round_index + 1}/{args.rounds}: " +
+                    ", ".join(f"{NAMES[e]} {round_medians[e][-1]:.1f}" for e in engines) + " ms")
+        finally:
+            for worker in workers.values():
+                worker.close()
+        swift_median = statistics.median(samples["swiftyolo"]) if "swiftyolo" in samples else None
+        for engine in engines:
+            median = statistics.median(samples[engine])
+            results.append({
+                "engine": engine, "threads": threads, "median_ms": median, "min_ms": min(samples[engine]),
+                "p90_ms": percentile(samples[engine], 0.9), "max_ms": max(samples[engine]),
+                "ratio_to_swiftyolo": median / swift_median if swift_median else None,
+                "swiftyolo_over_engine": swift_median / median if swift_median else None,
+                # Busy threads on average while timed: about `threads` or less, never more.
+                "cpu_over_wall": cpu_ms[engine] / sum(samples[engine]),
+                "samples_ms": samples[engine], "round_medians_ms": round_medians[engine],
+                "load_ms": workers[engine].load_ms, "numerics": numerics.get(engine),
+            })
+    load_after = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    report = {
+        "date": now.strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine_info(),
+        "versions": versions(),
+        "onnx_opset": onnx_opset(onnx_path),
+        "load_before": load_before,
+        "load_after": load_after,
+        "settings": {"runs": args.runs, "rounds": args.rounds, "warmup": args.warmup, "threads": args.threads,
+                     "engines": engines, "pause_s": args.pause, "imgsz": IMGSZ,
+                     "image": os.path.relpath(image, ROOT), "weights": os.path.relpath(weights, ROOT),
+                     "model": os.path.relpath(model, ROOT), "swift_flags": args.swift_flags,
+                     "command_line": shlex.join(sys.argv[1:])},
+        "results": results,
+    }
+    text = markdown(report)
+    print(text)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"peers-{now.strftime('%Y-%m-%d')}"
+    stem.with_suffix(".md").write_text(text)
+    stem.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
+    log(f"wrote {os.path.relpath(stem.with_suffix('.md'))} and {os.path.relpath(stem.with_suffix('.json'))}")
+    if any(r["numerics"] and not r["numerics"]["matches_pytorch"] for r in results):
+        log("WARNING: some engine's detections differ from PyTorch's (see the table)")
+        sys.exit(1)
+
+
+def main() -> None:
+    def int_list(text: str) -> list[int]:
+        values = [int(part) for part in text.split(",") if part.strip()]
+        if not values or any(v < 1 for v in values):
+            raise argparse.ArgumentTypeError("thread counts are positive integers, e.g. 1,2")
+        return values
+
+    def engine_list(text: str) -> list[str]:
+        values = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [v for v in values if v not in ENGINES]
+        if unknown or not values:
+            raise argparse.ArgumentTypeError(f"engines are {','.join(ENGINES)}")
+        return [e for e in ENGINES if e in values]  # SwiftYOLO first, whatever the order given
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.add_argument("--runs", type=int, default=5, help="timed forward passes per engine per round (default 5)")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds of alternation (default 10)")
+    parser.add_argument("--warmup", type=int, default=5, help="untimed passes per engine first (default 5)")
+    parser.add_argument("--threads", type=int_list, default=[1, 2], help="thread counts, e.g. 1,2 (default)")
+    parser.add_argument("--engines", type=engine_list, default=list(ENGINES), help=f"subset of {','.join(ENGINES)}")
+    parser.add_argument("--pause", type=float, default=0.25, help="seconds between turns (default 0.25)")
+    parser.add_argument("--weights", default=str(ROOT.parent / "shared" / "weights" / "yolo11n.pt"),
+                        help="the Ultralytics checkpoint (default ../shared/weights/yolo11n.pt)")
+    parser.add_argument("--model", default=str(ROOT / "Weights" / "yolo11n.swyolo"),
+                        help="SwiftYOLO's converted weights (default Weights/yolo11n.swyolo, `make weights`)")
+    parser.add_argument("--image", default=str(ROOT.parent / "shared" / "images" / "bus.jpg"),
+                        help="the input image (default ../shared/images/bus.jpg)")
+    parser.add_argument("--out", default=str(BENCHMARKS / "results"), help="where the report goes (Benchmarks/results)")
+    parser.add_argument("--no-build", action="store_true", help="use the swiftyolo-peer already built")
+    parser.add_argument("--swift-flags", default=None,
+                        help="extra `swift build` flags for swiftyolo-peer (default: as `make release`, "
+                             "-Xswiftc -target-cpu -Xswiftc haswell on CPUs with AVX2 and FMA)")
+    parser.add_argument("--no-venv", action="store_true", help="run in this interpreter (peers installed already)")
+    parser.add_argument("--worker", choices=ENGINES[1:], help=argparse.SUPPRESS)
+    parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--input", help=argparse.SUPPRESS)
+    parser.add_argument("--artifact", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.worker:
+        worker_main(args)
+        return
+    if args.swift_flags is None:
+        args.swift_flags = default_swift_flags()
+    if args.runs < 1 or args.rounds < 1 or args.warmup < 0:
+        parser.error("--runs and --rounds must be at least 1, --warmup at least 0")
+    if not args.no_venv and not in_venv():
+        ensure_venv_and_reexec(args)
+    run_benchmark(args)
+
+
+if __name__ == "__main__":
+    main()
