@@ -1,40 +1,131 @@
-import Dispatch
 import Foundation
 
 /// How many threads the kernels use. The kernels split their work themselves (convolutions by
-/// blocks of output positions, direct loops by channel) and call OpenBLAS single-threaded from each
-/// thread, so the two thread pools never compete. Set it once, before inference starts
+/// blocks of output positions or tiles, direct loops by channel) and call OpenBLAS single-threaded
+/// from each thread, so the two thread pools never compete. Set it once, before inference starts
 /// (`swift-yolo bench --threads`); the default is every core.
 public enum ComputeThreads {
-    // Written once at start-up, read by every kernel afterwards.
-    nonisolated(unsafe) private static var current: Int = {
+    private static let pool: WorkerPool = {
         setBLASThreadCount(1)
-        return ProcessInfo.processInfo.activeProcessorCount
+        return WorkerPool(threads: ProcessInfo.processInfo.activeProcessorCount)
     }()
 
-    public static var count: Int { current }
+    public static var count: Int { pool.threads }
 
     /// Uses `count` threads (at least one) from now on.
     public static func set(_ count: Int) {
-        current = max(1, count)
+        pool.setThreads(max(1, count))
         setBLASThreadCount(1)
     }
 
-    /// Runs `body(i)` for `i` in `0..<iterations`, spread over the threads in contiguous chunks.
-    /// `body` must only write what iteration `i` owns.
+    /// Runs `body(i)` for `i` in `0..<iterations`, spread over the threads in contiguous chunks; the
+    /// calling thread takes the first chunk. `body` must only write what iteration `i` owns. Inside
+    /// another `parallelFor` it runs serially.
     public static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
-        let threads = min(current, iterations)
-        guard threads > 1 else {
+        pool.run(iterations, body)
+    }
+}
+
+/// A fixed set of worker threads that run the chunks of one `parallelFor` at a time, with the
+/// caller working too; while one job runs, a `parallelFor` from another thread runs serially on
+/// that thread, so concurrent detections share the cores instead of queueing.
+final class WorkerPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var threadCount = 1
+    private var workers = 0
+    private var job: ((Int) -> Void)?
+    private var chunks = 0
+    private var nextChunk = 0
+    private var unfinished = 0
+    private var generation = 0
+
+    private static let isWorkerKey = "SwiftYOLO.WorkerPool.isWorker"
+
+    init(threads: Int) {
+        setThreads(threads)
+    }
+
+    /// The threads one `run` uses, the caller included.
+    var threads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return threadCount
+    }
+
+    /// Uses `count` threads from now on, starting workers as needed (they are never stopped: the
+    /// pool lives as long as the process).
+    func setThreads(_ count: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        threadCount = count
+        while workers < count - 1 {
+            let thread = Thread { self.work() }
+            thread.threadDictionary[Self.isWorkerKey] = true
+            thread.stackSize = 1 << 20
+            thread.start()
+            workers += 1
+        }
+    }
+
+    private var isInsideParallelRegion: Bool {
+        Thread.current.threadDictionary[Self.isWorkerKey] as? Bool ?? false
+    }
+
+    func run(_ iterations: Int, _ body: (Int) -> Void) {
+        let parts = min(threads, iterations)
+        guard parts > 1, !isInsideParallelRegion else {
             for i in 0..<iterations { body(i) }
             return
         }
         withoutActuallyEscaping(body) { body in
-            // Iterations touch disjoint data (the caller's contract), so sharing `body` is safe.
-            nonisolated(unsafe) let body = body
-            DispatchQueue.concurrentPerform(iterations: threads) { chunk in
-                let start = iterations * chunk / threads, end = iterations * (chunk + 1) / threads
-                for i in start..<end { body(i) }
+            let chunk: (Int) -> Void = { part in
+                for i in (iterations * part / parts)..<(iterations * (part + 1) / parts) { body(i) }
             }
+            condition.lock()
+            // One job at a time: a caller on another thread (two detections at once) runs serially.
+            guard job == nil else {
+                condition.unlock()
+                for i in 0..<iterations { body(i) }
+                return
+            }
+            job = chunk
+            chunks = parts
+            nextChunk = 1  // the caller runs chunk 0
+            unfinished = parts - 1
+            generation += 1
+            condition.broadcast()
+            condition.unlock()
+
+            Thread.current.threadDictionary[Self.isWorkerKey] = true
+            chunk(0)
+            Thread.current.threadDictionary[Self.isWorkerKey] = nil
+
+            condition.lock()
+            while unfinished > 0 { condition.wait() }
+            job = nil
+            condition.unlock()
+        }
+    }
+
+    /// A worker's life: wait for a job with chunks left, take one, run it, report, repeat.
+    private func work() {
+        var seen = 0
+        condition.lock()
+        while true {
+            // Sleep until a job has a chunk left that nobody took.
+            while generation == seen || nextChunk >= chunks || job == nil {
+                if generation != seen { seen = generation }
+                condition.wait()
+            }
+            let part = nextChunk
+            nextChunk += 1
+            guard let job else { continue }
+            condition.unlock()
+            job(part)
+            condition.lock()
+            unfinished -= 1
+            if unfinished == 0 { condition.broadcast() }
         }
     }
 }
