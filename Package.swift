@@ -45,10 +45,12 @@ let package = Package(
             name: "swift-yolo",
             dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
-        .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels"]),
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "TestSupport"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
-        .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage"]),
-        .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect"], exclude: ["Fixtures"]),
+        .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),
+        .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo"]),
         .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage"], exclude: ["Fixtures"]),
         .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),

@@ -379,7 +379,14 @@ def machine_info() -> dict:
                 break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "os": platform.platform(terse=True)}
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "os": platform.platform(terse=True),
+            "openblas_coretype": OPENBLAS_CORETYPE_FOUND}
+
+
+# An OPENBLAS_CORETYPE in the environment forces OpenBLAS onto one CPU family's kernels (this machine's
+# environment sets Haswell: AVX2 on an AVX-512 CPU). Only SwiftYOLO uses OpenBLAS, so by default it is
+# removed and OpenBLAS picks the kernels for the CPU it finds; --keep-openblas-coretype keeps it.
+OPENBLAS_CORETYPE_FOUND = os.environ.get("OPENBLAS_CORETYPE")
 
 
 def versions() -> dict:
@@ -424,6 +431,8 @@ def markdown(report: dict) -> str:
         f"- date: {report['date']}",
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}; load average {report['load_before']} before, "
         f"{report['load_after']} after",
+        f"- OpenBLAS (SwiftYOLO's GEMM): OPENBLAS_CORETYPE={m['openblas_coretype']!r} found in the environment, "
+        + ("kept" if s.get("keep_openblas_coretype") else "removed, so OpenBLAS chose the kernels for this CPU"),
         f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
         f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
         f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
@@ -466,6 +475,8 @@ def run_benchmark(args: argparse.Namespace) -> None:
     model = Path(args.model).resolve()
     image = Path(args.image).resolve()
     engines = args.engines
+    if not args.keep_openblas_coretype:
+        os.environ.pop("OPENBLAS_CORETYPE", None)
     if "swiftyolo" in engines:
         if not model.exists():
             sys.exit(f"peers.py: {model} not found: run `make weights` first")
@@ -533,6 +544,7 @@ def run_benchmark(args: argparse.Namespace) -> None:
         "load_before": load_before,
         "load_after": load_after,
         "settings": {"runs": args.runs, "rounds": args.rounds, "warmup": args.warmup, "threads": args.threads,
+                     "keep_openblas_coretype": args.keep_openblas_coretype,
                      "engines": engines, "pause_s": args.pause, "imgsz": IMGSZ,
                      "image": os.path.relpath(image, ROOT), "weights": os.path.relpath(weights, ROOT),
                      "model": os.path.relpath(model, ROOT), "swift_flags": args.swift_flags,
@@ -583,6 +595,8 @@ def main() -> None:
                         help="the input image (default ../shared/images/bus.jpg)")
     parser.add_argument("--out", default=str(BENCHMARKS / "results"), help="where the report goes (Benchmarks/results)")
     parser.add_argument("--no-build", action="store_true", help="use the swiftyolo-peer already built")
+    parser.add_argument("--keep-openblas-coretype", action="store_true",
+                        help="keep an OPENBLAS_CORETYPE from the environment (default: remove it, let OpenBLAS detect the CPU)")
     parser.add_argument("--swift-flags", default=None,
                         help="extra `swift build` flags for swiftyolo-peer (default: as `make release`, "
                              "-Xswiftc -target-cpu -Xswiftc haswell on CPUs with AVX2 and FMA)")

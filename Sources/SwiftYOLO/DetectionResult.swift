@@ -35,12 +35,14 @@ public struct StageTimings: Sendable, Equatable {
 }
 
 /// Runs `body` and adds the time it took, in milliseconds, to `milliseconds`.
-func measure<T>(_ milliseconds: inout Double, _ body: () throws -> T) rethrows -> T {
+public func measure<T>(_ milliseconds: inout Double, _ body: () throws -> T) rethrows -> T {
     let clock = ContinuousClock()
     let start = clock.now
-    defer {
-        let elapsed = clock.now - start
-        milliseconds += Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
+    defer { milliseconds += (clock.now - start).milliseconds }
     return try body()
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    public var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

@@ -16,7 +16,7 @@ extension Detector {
         var passes: [(rotation: Rotation, result: DetectionResult)] = []
         for rotation in rotations {
             var turnTime = StageTimings()
-            let turned = measureMilliseconds(&turnTime.preprocess) { rotation.rotate(image) }
+            let turned = measure(&turnTime.preprocess) { rotation.rotate(image) }
             let result = try run(turned, timings: turnTime)
             let mapped = result.detections.map { d in
                 d.mapped { rotation.mapToOriginal($0, originalWidth: image.width, originalHeight: image.height) }
@@ -32,7 +32,7 @@ extension Detector {
         if passes.count == 1, let only = passes.first {
             merged = only.result.detections.map { RotatedDetection(detection: $0, rotation: only.rotation) }
         } else {
-            merged = measureMilliseconds(&total.postprocess) {
+            merged = measure(&total.postprocess) {
                 RotationMerge.merge(passes.map { ($0.rotation, $0.result.detections) }, iouThreshold: options.iouThreshold,
                                     agnostic: options.agnostic, maxDetections: options.maxDetections)
             }
@@ -43,18 +43,7 @@ extension Detector {
     /// Decodes the image file at `path` and runs `run(_:rotations:)` on it.
     public func run(imageAt path: String, rotations: [Rotation]) throws -> RotationPassResult {
         var timings = StageTimings()
-        let image = try measureMilliseconds(&timings.decode) { try decoder.decode(contentsOf: path) }
+        let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
         return try run(image, rotations: rotations, timings: timings)
     }
-}
-
-/// Runs `body` and adds the time it took, in milliseconds, to `milliseconds`.
-func measureMilliseconds<T>(_ milliseconds: inout Double, _ body: () throws -> T) rethrows -> T {
-    let clock = ContinuousClock()
-    let start = clock.now
-    defer {
-        let elapsed = clock.now - start
-        milliseconds += Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-    return try body()
 }

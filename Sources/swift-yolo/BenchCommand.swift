@@ -116,10 +116,6 @@ struct BenchCommand: ParsableCommand {
     }
 }
 
-extension Duration {
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
-}
-
 extension Array where Element == Double {
     var median: Double {
         guard !isEmpty else { return 0 }
