@@ -59,6 +59,23 @@ public struct Convolution: Sendable {
         return output
     }
 
+    /// Convolves the channel-wise concatenation of `parts` (`[1, C_i, H, W]` each, `Σ C_i = C_in`)
+    /// without building it, as `self(Tensor.concatenatingChannels(parts))` would: a 1×1 convolution
+    /// is a sum of GEMMs, one per part, accumulated in the output block. Other kernels concatenate.
+    public func callAsFunction(concatenating parts: [Tensor]) -> Tensor {
+        let g = geometry
+        guard g.kernelSize == 1, g.stride == 1, g.padding == 0, g.groups == 1, let first = parts.first else {
+            return self(Tensor.concatenatingChannels(parts))
+        }
+        let (_, height, width) = first.chw
+        precondition(parts.allSatisfy { $0.chw.height == height && $0.chw.width == width }
+                     && parts.reduce(0, { $0 + $1.chw.channels }) == g.inputChannels,
+                     "convolution \(g) got parts \(parts.map(\.shape))")
+        let output = Tensor.featureMap(channels: g.outputChannels, height: height, width: width, zeroed: false)
+        pointwiseConvolution(parts.map { (UnsafePointer($0.data), $0.chw.channels) }, planeSize: height * width, into: output.data)
+        return output
+    }
+
     /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
     /// element is written).
     public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
@@ -76,8 +93,45 @@ public struct Convolution: Sendable {
                     ComputeThreads.parallelFor(g.outputChannels) { c in
                         addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
                     }
+                } else if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
+                    pointwiseConvolution([(input, g.inputChannels)], planeSize: height * width, into: output)
                 } else if let weights = weights.baseAddress {
                     blockedGEMMConvolution(input, height: height, width: width, weights: weights, bias: bias, into: output)
+                }
+            }
+        }
+    }
+
+    /// `output = act(W · [part₀; part₁; …] + b)` for a 1×1 convolution, block by block over the
+    /// positions: the GEMM reads the inputs in place, one `[C_out, C_i] x [C_i, block]` product per
+    /// part accumulated into the output block, then the epilogue while the block is in cache.
+    private func pointwiseConvolution(_ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
+                                      into output: UnsafeMutablePointer<Float>) {
+        let g = geometry
+        let blockSize = max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(g.inputChannels, 1) / 16 * 16)))
+        let blocks = (planeSize + blockSize - 1) / blockSize
+        let threads = ComputeThreads.count
+        let rowSplits = blocks >= threads ? 1 : min(threads, max(1, g.outputChannels / 16))
+        filters.withUnsafeBufferPointer { weights in
+            bias.withUnsafeBufferPointer { bias in
+                guard let weights = weights.baseAddress, let bias = bias.baseAddress else { return }
+                ComputeThreads.parallelFor(blocks * rowSplits) { task in
+                    let block = task / rowSplits, split = task % rowSplits
+                    let start = block * blockSize, count = min(blockSize, planeSize - start)
+                    let rows = (g.outputChannels * split / rowSplits)..<(g.outputChannels * (split + 1) / rowSplits)
+                    var firstChannel = 0
+                    for (index, part) in parts.enumerated() {
+                        // [rows, C_i] x [C_i, block] (+)-> [rows, block]
+                        sgemm(m: rows.count, n: count, k: part.channels,
+                              a: weights + rows.lowerBound * g.inputChannels + firstChannel, lda: g.inputChannels,
+                              b: part.data + start, ldb: planeSize,
+                              c: output + rows.lowerBound * planeSize + start, ldc: planeSize,
+                              beta: index == 0 ? 0 : 1)
+                        firstChannel += part.channels
+                    }
+                    for row in rows {
+                        addBiasAndActivate(output + row * planeSize + start, count: count, bias: bias[row], activation: activation)
+                    }
                 }
             }
         }
@@ -92,7 +146,6 @@ public struct Convolution: Sendable {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
         let taps = g.kernelSize * g.kernelSize
-        let isPointwise = g.kernelSize == 1 && g.stride == 1 && g.padding == 0
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
         let blockSize = max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(g.filterSize, 1) / 16 * 16)))
         let blocks = (planeSize + blockSize - 1) / blockSize
@@ -102,21 +155,15 @@ public struct Convolution: Sendable {
             let block = task / rowSplits, split = task % rowSplits
             let start = block * blockSize, count = min(blockSize, planeSize - start)
             let rows = (groupOutputs * split / rowSplits)..<(groupOutputs * (split + 1) / rowSplits)
-            let columns = isPointwise ? nil : Tensor(uninitializedShape: [g.inputChannels * taps, count])
-            let scratch = columns?.data
-            defer { withExtendedLifetime(columns) {} }
-            if let scratch {
-                im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
-                       stride: g.stride, padding: g.padding, positions: start..<(start + count), into: scratch)
-            }
+            let columns = Tensor(uninitializedShape: [g.inputChannels * taps, count])
+            im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
+                   stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
             for group in 0..<g.groups {
                 let firstRow = group * groupOutputs + rows.lowerBound
                 // [rows, C_in/g·k·k] x [C_in/g·k·k, block] -> [rows, block], rows of the output planeSize apart
-                let b: UnsafePointer<Float> = scratch.map { UnsafePointer($0 + group * groupInputs * taps * count) }
-                    ?? input + group * groupInputs * planeSize + start
                 sgemm(m: rows.count, n: count, k: g.filterSize,
                       a: weights + firstRow * g.filterSize, lda: g.filterSize,
-                      b: b, ldb: scratch == nil ? planeSize : count,
+                      b: columns.data + group * groupInputs * taps * count, ldb: count,
                       c: output + firstRow * planeSize + start, ldc: planeSize)
                 for row in firstRow..<(firstRow + rows.count) {
                     addBiasAndActivate(output + row * planeSize + start, count: count, bias: bias[row], activation: activation)

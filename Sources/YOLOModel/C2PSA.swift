@@ -23,7 +23,7 @@ struct C2PSA: Module {
 
     func callAsFunction(_ x: Tensor) -> Tensor {
         let y = cv1(x)
-        return cv2(Tensor.concatenatingChannels([y.channels(0..<hidden), m(y.channels(hidden..<(2 * hidden)))]))
+        return cv2(concatenating: [y.channels(0..<hidden), m(y.channels(hidden..<(2 * hidden)))])
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.parameterCount }

@@ -20,7 +20,7 @@ struct C3k: Module {
     }
 
     func callAsFunction(_ x: Tensor) -> Tensor {
-        cv3(Tensor.concatenatingChannels([m(cv1(x)), cv2(x)]))
+        cv3(concatenating: [m(cv1(x)), cv2(x)])
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + cv3.parameterCount + m.parameterCount }

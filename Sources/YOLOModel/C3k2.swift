@@ -28,7 +28,7 @@ struct C3k2: Module {
         let y = cv1(x)
         var parts = [y.channels(0..<hidden), y.channels(hidden..<(2 * hidden))]
         for block in m { parts.append(block(parts[parts.count - 1])) }
-        return cv2(Tensor.concatenatingChannels(parts))
+        return cv2(concatenating: parts)
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.reduce(0) { $0 + $1.parameterCount } }

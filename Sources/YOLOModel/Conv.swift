@@ -27,6 +27,9 @@ struct Conv: Module {
 
     func callAsFunction(_ x: Tensor) -> Tensor { convolution(x) }
 
+    /// `self(cat(parts, 1))` without building the concatenation (see `Convolution`).
+    func callAsFunction(concatenating parts: [Tensor]) -> Tensor { convolution(concatenating: parts) }
+
     var parameterCount: Int { convolution.parameterCount }
 
     func outputSize(_ size: (Int, Int)) -> (Int, Int) {

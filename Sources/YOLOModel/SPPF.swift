@@ -23,7 +23,7 @@ struct SPPF: Module {
         for _ in 0..<poolings {
             parts.append(parts[parts.count - 1].maxPooled(kernelSize: kernelSize, padding: kernelSize / 2))
         }
-        let y = cv2(Tensor.concatenatingChannels(parts))
+        let y = cv2(concatenating: parts)
         return addsShortcut ? y.adding(x) : y
     }
 

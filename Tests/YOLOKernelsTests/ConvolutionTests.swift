@@ -50,6 +50,22 @@ import YOLOKernels
         }
     }
 
+    /// A 1×1 convolution of parts equals the convolution of their concatenation.
+    @Test(arguments: [[3, 5], [8, 8, 8, 8], [1, 16, 2]])
+    func pointwiseOverPartsEqualsConcatenation(channels: [Int]) {
+        var generator = SeededGenerator(seed: UInt64(channels.reduce(7) { $0 &* 31 &+ $1 }))
+        let parts = channels.map { Tensor.random(shape: [1, $0, 9, 13], using: &generator) }
+        let geometry = ConvolutionGeometry(inputChannels: channels.reduce(0, +), outputChannels: 12, kernelSize: 1)
+        let weights = randomValues(12 * geometry.filterSize, using: &generator), bias = randomValues(12, using: &generator)
+        for block in [nil, 5] as [Int?] {
+            let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
+            let fused = convolution(concatenating: parts)
+            let reference = ReferenceKernels.convolution(Tensor.concatenatingChannels(parts), geometry: geometry, weights: weights, bias: bias, activation: .silu)
+            let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
+            #expect(difference.isWithinTolerance, "parts \(channels) block \(block.map(String.init) ?? "default"): \(difference)")
+        }
+    }
+
     @Test func outputSizeFollowsPyTorch() {
         let geometry = ConvolutionGeometry(inputChannels: 1, outputChannels: 1, kernelSize: 3, stride: 2)
         #expect(geometry.padding == 1)
