@@ -37,7 +37,7 @@ public final class Tensor: @unchecked Sendable {
     public convenience init(shape: [Int], values: [Float]) {
         self.init(shape: shape)
         precondition(values.count == count, "\(values.count) values for shape \(shape)")
-        values.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: count) }
+        for (index, value) in values.enumerated() { data[index] = value }
     }
 
     /// Wraps memory owned by `keepAlive` (a memory-mapped file, or another tensor this one is a view
