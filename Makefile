@@ -29,8 +29,12 @@ $(WEIGHTS): $(CHECKPOINT) tools/convert.py tools/checkpoint.py tools/swyolo_file
 	@test -f $(CHECKPOINT) || { echo "error: $(CHECKPOINT) not found (set CHECKPOINT=path/to/yolo11n.pt)"; exit 1; }
 	$(PYTHON) tools/convert.py $(CHECKPOINT) $@
 
-## Weights for the golden fixtures of the random models (git-ignored, made with numpy only).
-fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyolo
+## Weights for the golden fixtures of the random models (git-ignored, made with numpy only), and the
+## tiny every-block model of the fuzzing seeds, which the reliability tests rebuild with hostile metadata.
+fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyolo $(GENERATED)/tiny-yolo11.swyolo
+$(GENERATED)/tiny-yolo11.swyolo: Fuzz/Seeds/models/tiny-yolo11.manifest.json tools/random_weights.py
+	@mkdir -p $(GENERATED)
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
 $(GENERATED)/yolo11n-random38.swyolo: Tests/Fixtures/models/yolo11n-random38.pt tools/convert.py
 	@mkdir -p $(GENERATED)
 	$(PYTHON) tools/convert.py $< $@
@@ -89,14 +93,72 @@ golden:
 ## Benchmarks (Benchmarks/, a package of its own so that the main package never pulls in ordo-one/benchmark).
 ## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
+## Both build with the same CPU target as `make release` (CPU=).
 .PHONY: bench-kernels bench-peers
+BENCH_SWIFT_FLAGS = $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 bench-kernels: deps
-	swift package --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+	swift package $(BENCH_SWIFT_FLAGS) --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
 bench-peers: deps weights
-	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)
+	$(PYTHON) Benchmarks/peers.py --swift-flags "$(BENCH_SWIFT_FLAGS)" $(PEERS_ARGS)
+
+## Reliability (README, "Reliability"): fuzzing, sanitizers, concurrency and soak. Everything runs at
+## the lowest CPU priority (nice 19), one fuzzing job at a time.
+## `make fuzz` runs each target FUZZ_SECONDS (default 600), records the run in Fuzz/stats.tsv and
+## merges new coverage into Fuzz/Corpus/ (commit both); `make fuzz-ci` is CI's short pass (FUZZ_CI_SECONDS, 20 s each,
+## nothing recorded); `make fuzz-stats` prints the cumulative totals per target.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= image weights model cli checkpoint
+FUZZ_SEEDS   := .build-fuzz/seeds
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
+# ASan through one combined -sanitize=fuzzer,address after SwiftPM's own flags: `--sanitize fuzzer
+# --sanitize address` passes two flags in no fixed order and swiftc keeps only the last, losing either
+# the coverage or ASan. `--sanitize fuzzer` stays so that SwiftPM links the targets for libFuzzer's main.
+FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+fuzz-build: deps
+	nice -n 19 swift build --package-path Fuzz --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS)
+	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
+
+## The tiny models' weights from their committed manifests (numpy only).
+fuzz-seeds: $(FUZZ_SEEDS)/weights/tiny-conv-detect.swyolo $(FUZZ_SEEDS)/tiny-yolo11.swyolo
+$(FUZZ_SEEDS)/weights/tiny-conv-detect.swyolo: Fuzz/Seeds/models/tiny-conv-detect.manifest.json tools/random_weights.py
+	@mkdir -p $(@D)
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
+$(FUZZ_SEEDS)/tiny-yolo11.swyolo: Fuzz/Seeds/models/tiny-yolo11.manifest.json tools/random_weights.py
+	@mkdir -p $(@D)
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
+
+fuzz: fuzz-build fuzz-seeds
+	@status=0; for target in $(FUZZ_TARGETS); do Fuzz/run.sh $$target $(FUZZ_SECONDS) --record --merge || status=1; done; \
+	$(MAKE) --no-print-directory fuzz-stats; exit $$status
+
+fuzz-ci: fuzz-build fuzz-seeds
+	@status=0; for target in $(FUZZ_TARGETS); do Fuzz/run.sh $$target $(or $(FUZZ_CI_SECONDS),20) || status=1; done; exit $$status
+
+fuzz-stats:
+	@awk -F'\t' 'NR > 1 { runs[$$2]++; seconds[$$2] += $$3; executions[$$2] += $$4; findings[$$2] += $$6; corpus[$$2] = $$5 } \
+	  END { printf "%-11s %5s %9s %13s %12s %9s\n", "target", "runs", "seconds", "executions", "last corpus", "findings"; \
+	        for (t in runs) printf "%-11s %5d %9d %13d %12s %9d\n", t, runs[t], seconds[t], executions[t], corpus[t], findings[t] }' Fuzz/stats.tsv
+
+## The Swift test suite under AddressSanitizer and ThreadSanitizer, in release mode like `make test`
+## (scratch folders .build-asan, .build-tsan), at the lowest CPU priority. LeakSanitizer checks the
+## Swift Testing suites; the XCTest ones run without it (XCTest itself leaks every test-case run on
+## Linux; see Tests/lsan-suppressions.txt). SANITIZE_FILTER narrows the tests (e.g.
+## SANITIZE_FILTER="--filter Reliability").
+SANITIZE_FLAGS = $(SWIFT_TEST_FLAGS)
+SANITIZE_RUN   = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build $(SANITIZE_FLAGS)
+sanitize: sanitize-address sanitize-thread
+sanitize-address: deps weights fixtures
+	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-swift-testing $(SANITIZE_FILTER)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+	  $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-xctest $(SANITIZE_FILTER)
+sanitize-thread: deps weights fixtures
+	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
+	  $(SANITIZE_RUN) --sanitize=thread --scratch-path .build-tsan $(SANITIZE_FILTER)
 
 clean:
 	rm -rf .build $(GENERATED) $(WEIGHTS)

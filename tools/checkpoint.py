@@ -8,19 +8,53 @@ ever called.
 """
 
 import collections
+import dataclasses
 import io
 import math
 import pickle
+import pickletools
 import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
-MAX_ZIP_ENTRIES = 100_000
-MAX_PICKLE_BYTES = 256 << 20
-MAX_TOTAL_BYTES = 4 << 30  # sum of the entries' declared uncompressed sizes
-TENSOR_SLACK_BYTES = 64 << 20  # rebuilt tensors may exceed the archive's bytes by this much (shared storages)
-MAX_NESTING = 100  # module and container nesting accepted when walking the unpickled objects
+
+@dataclass(frozen=True)
+class Limits:
+    """What a checkpoint may ask of the reader; each refusal names the limit (`convert.py --limit NAME=N`).
+
+    yolo11n.pt, for scale: 509 zip entries, a 126 KB pickle of 52,000 opcodes and 11,000 memo
+    entries, 5 MB of stored (uncompressed) tensors, modules nested 6 deep.
+    """
+
+    max_zip_entries: int = 100_000
+    max_pickle_bytes: int = 256 << 20
+    max_total_bytes: int = 4 << 30  # sum of the entries' declared uncompressed sizes
+    max_compression_ratio: int = 100  # uncompressed / compressed size of one entry (torch stores, 1:1)
+    max_pickle_opcodes: int = 2_000_000  # each may build an object: bounds the memory of the object tree
+    tensor_slack_bytes: int = 64 << 20  # rebuilt tensors may exceed the archive's bytes by this much
+    max_nesting: int = 100  # module and container nesting accepted when walking the unpickled objects
+    max_walk_nodes: int = 1_000_000  # objects visited when walking the modules and the yaml (shared ones count each time)
+
+    @classmethod
+    def parse(cls, assignments):
+        """Limits from `NAME=N` strings (the names of the fields), for command-line options."""
+        fields = {field.name for field in dataclasses.fields(cls)}
+        values = {}
+        for assignment in assignments:
+            name, _, value = assignment.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in fields or not value.strip().isdigit():
+                raise ValueError(f"--limit {assignment!r}: expected NAME=N with NAME one of {', '.join(sorted(fields))}")
+            values[name] = int(value)
+        return cls(**values)
+
+    def exceeded(self, name, what):
+        """The refusal for `what` going past the limit `name`."""
+        return CheckpointError(f"{what} (limit {name}={getattr(self, name)}; raise it with --limit {name}=N)")
+
+
+DEFAULT_LIMITS = Limits()
 
 
 class CheckpointError(Exception):
@@ -226,7 +260,7 @@ class _RestrictedUnpickler(pickle.Unpickler):
         if info.file_size != expected:
             raise CheckpointError(f"storage '{entry}' holds {info.file_size} bytes, expected {expected} "
                                   f"({numel} x {storage_type.name}): truncated or corrupt")
-        raw = self.archive.read(entry)
+        raw = _read_entry(self.archive, entry)
         if len(raw) != expected:
             raise CheckpointError(f"storage '{entry}' is truncated ({len(raw)} of {expected} bytes)")
         array = np.frombuffer(raw, dtype=dtype.newbyteorder(">" if self.byteorder == "big" else "<"))
@@ -235,7 +269,7 @@ class _RestrictedUnpickler(pickle.Unpickler):
         return array
 
 
-def _open_archive(path):
+def _open_archive(path, limits):
     """Open the zip and return (archive, prefix of `<prefix>/data.pkl`, declared uncompressed bytes)."""
     try:
         archive = zipfile.ZipFile(path)
@@ -247,46 +281,82 @@ def _open_archive(path):
         if head[:1] == b"\x80":
             raise CheckpointError("legacy (non-zip) PyTorch serialization is not supported; re-save with torch>=1.6")
         raise CheckpointError("not a zip archive (a PyTorch .pt checkpoint is a zip file)") from None
+    except OSError:
+        raise  # the file itself cannot be read: reported as such by the caller
+    except Exception as error:  # zipfile's other complaints: bad UTF-8 names, impossible offsets, ...
+        raise CheckpointError(f"corrupt zip archive: {type(error).__name__}: {error}") from None
     infos = archive.infolist()
     names = [info.filename for info in infos]
-    if len(infos) > MAX_ZIP_ENTRIES:
-        raise CheckpointError(f"zip archive has {len(infos)} entries (limit {MAX_ZIP_ENTRIES})")
+    if len(infos) > limits.max_zip_entries:
+        raise limits.exceeded("max_zip_entries", f"zip archive has {len(infos)} entries")
     if len(set(names)) != len(names):
         raise CheckpointError("zip archive has duplicate entry names")
     total = sum(info.file_size for info in infos)
-    if total > MAX_TOTAL_BYTES:
-        raise CheckpointError(f"zip archive declares {total} uncompressed bytes (limit {MAX_TOTAL_BYTES})")
+    if total > limits.max_total_bytes:
+        raise limits.exceeded("max_total_bytes", f"zip archive declares {total} uncompressed bytes")
+    for info in infos:  # a zip bomb: a small compressed entry that expands enormously
+        if info.file_size > 1 << 20 and info.file_size > limits.max_compression_ratio * max(info.compress_size, 1):
+            raise limits.exceeded("max_compression_ratio", f"zip entry '{info.filename[:80]}' expands "
+                                  f"{info.compress_size} bytes to {info.file_size}")
     pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
     if len(pickles) != 1:
         raise CheckpointError(f"expected one '<prefix>/data.pkl' in the zip archive, found {len(pickles)}")
     return archive, pickles[0][: -len("/data.pkl")], total
 
 
-def read_checkpoint_pickle(path):
+def _check_opcodes(data, limits):
+    """Refuse, before unpickling, what would make the C unpickler itself allocate without bound.
+
+    A memo index far past the memo's size makes it grow the memo table to that index (a 10-byte
+    LONG_BINPUT can ask for gigabytes), and every opcode may build an object. Pickles written by
+    torch number their memo entries 0, 1, 2, ... in order.
+    """
+    memo_entries = 0
+    try:
+        for count, (opcode, argument, position) in enumerate(pickletools.genops(data)):
+            if count >= limits.max_pickle_opcodes:
+                raise limits.exceeded("max_pickle_opcodes", f"data.pkl has more than {limits.max_pickle_opcodes} opcodes")
+            if opcode.name in ("PUT", "BINPUT", "LONG_BINPUT"):
+                if not isinstance(argument, int) or not 0 <= argument <= memo_entries:
+                    raise CheckpointError(f"data.pkl stores memo entry {argument} at byte {position}, "
+                                          f"after only {memo_entries} entries")
+                memo_entries += argument == memo_entries
+            elif opcode.name == "MEMOIZE":
+                memo_entries += 1
+    except CheckpointError:
+        raise
+    except Exception as error:  # pickletools reports malformed opcodes and arguments in its own words
+        raise CheckpointError(f"data.pkl is not a valid pickle: {type(error).__name__}: {error}") from None
+
+
+def _read_entry(archive, name):
+    """The bytes of one zip entry; any failure of zipfile or zlib (bad CRC, truncated or undecodable
+    data, unsupported compression or encryption) is a refusal that names the entry."""
+    try:
+        return archive.read(name)
+    except Exception as error:
+        raise CheckpointError(f"corrupt zip archive: entry '{name[:80]}': {type(error).__name__}: {error}") from None
+
+
+def read_checkpoint_pickle(path, limits=DEFAULT_LIMITS):
     """Unpickle a `.pt` file's object tree with the restricted unpickler (nothing is executed)."""
-    archive, prefix, archive_bytes = _open_archive(path)
+    archive, prefix, archive_bytes = _open_archive(path, limits)
     with archive:
         info = archive.getinfo(f"{prefix}/data.pkl")
-        if info.file_size > MAX_PICKLE_BYTES:
-            raise CheckpointError(f"data.pkl is {info.file_size} bytes (limit {MAX_PICKLE_BYTES})")
-        try:
-            byteorder = archive.read(f"{prefix}/byteorder").decode("ascii").strip()
-        except KeyError:
+        if info.file_size > limits.max_pickle_bytes:
+            raise limits.exceeded("max_pickle_bytes", f"data.pkl is {info.file_size} bytes")
+        if f"{prefix}/byteorder" in archive.NameToInfo:
+            byteorder = _read_entry(archive, f"{prefix}/byteorder").decode("ascii", errors="replace").strip()
+        else:
             byteorder = "little"
-        except (zipfile.BadZipFile, UnicodeDecodeError, OSError) as error:
-            raise CheckpointError(f"unreadable byteorder record: {error}") from None
         if byteorder not in ("little", "big"):
             raise CheckpointError(f"unknown byteorder {byteorder[:20]!r}")
+        data = _read_entry(archive, info.filename)
+        _check_opcodes(data, limits)
         try:
-            data = archive.read(info)
-        except (zipfile.BadZipFile, EOFError, OSError) as error:
-            raise CheckpointError(f"corrupt zip archive: {error}") from None
-        try:
-            return _RestrictedUnpickler(data, archive, prefix, byteorder, archive_bytes + TENSOR_SLACK_BYTES).load()
+            return _RestrictedUnpickler(data, archive, prefix, byteorder, archive_bytes + limits.tensor_slack_bytes).load()
         except CheckpointError:
             raise
-        except zipfile.BadZipFile as error:  # reading a storage
-            raise CheckpointError(f"corrupt zip archive: {error}") from None
         except RecursionError:
             raise CheckpointError("data.pkl nests objects too deeply") from None
         except MemoryError:
@@ -335,10 +405,28 @@ def _dict_entry(state, key, where):
     return value
 
 
-def _json_value(value, where, depth=0):
+class _WalkBudget:
+    """Counts the objects a walk visits: a shared object is visited once per reference, so a few
+    kilobytes of pickle referring to one list from a list of references (and so on, a few levels
+    deep) would otherwise expand to billions of visits."""
+
+    def __init__(self, limits, what):
+        self.limits, self.what, self.visited = limits, what, 0
+
+    def visit(self, where, depth):
+        self.visited += 1
+        if len(where) > 100:
+            where = where[:99] + "…"
+        if self.visited > self.limits.max_walk_nodes:
+            raise self.limits.exceeded("max_walk_nodes", f"{self.what} refers to more than "
+                                       f"{self.limits.max_walk_nodes} objects (at {where})")
+        if depth > self.limits.max_nesting:
+            raise self.limits.exceeded("max_nesting", f"{where} nests deeper than {self.limits.max_nesting} levels")
+
+
+def _json_value(value, where, budget, depth=0):
     """Convert an unpickled yaml value to plain JSON types, refusing anything else."""
-    if depth > MAX_NESTING:
-        raise CheckpointError(f"{where} nests deeper than {MAX_NESTING} levels")
+    budget.visit(where, depth)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -346,11 +434,11 @@ def _json_value(value, where, depth=0):
             raise CheckpointError(f"{where} is {value}, not a finite number")
         return value
     if isinstance(value, (list, tuple)):
-        return [_json_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+        return [_json_value(v, f"{where}[{i}]", budget, depth + 1) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise CheckpointError(f"{where} has non-string keys")
-        return {k: _json_value(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+        return {k: _json_value(v, f"{where}.{k}", budget, depth + 1) for k, v in value.items()}
     raise CheckpointError(f"{where} is {describe(value)}, which has no JSON form")
 
 
@@ -362,7 +450,7 @@ def _float32(name, value):
     return value.astype(np.float32)
 
 
-def _collect_state_dict(model):
+def _collect_state_dict(model, limits):
     """Walk module records like torch's Module.state_dict(): own parameters, persistent buffers, children.
 
     Returns (state dict, parameter element count, set of BatchNorm2d eps values, activations): the
@@ -371,21 +459,26 @@ def _collect_state_dict(model):
     built with and without one across Ultralytics versions, so the checkpoint's own modules decide.
     """
     tensors, parameter_count, eps, activations = {}, 0, set(), {}
+    budget = _WalkBudget(limits, "the model's modules")
 
     def walk(record, prefix, depth):
         nonlocal parameter_count
         where = prefix.rstrip(".") or "model"
-        if depth > MAX_NESTING:
-            raise CheckpointError(f"modules nest deeper than {MAX_NESTING} levels at {where}")
+        budget.visit(f"modules at {where}", depth)
         state = _module_state(record, where)
         if record.name == "BatchNorm2d":
-            eps.add(state.get("eps"))
+            value = state.get("eps")
+            eps.add(value if isinstance(value, (int, float)) else describe(value))
         non_persistent = state.get("_non_persistent_buffers_set") or set()
+        if not isinstance(non_persistent, (set, frozenset, list, tuple)):
+            raise CheckpointError(f"{where}._non_persistent_buffers_set is {describe(non_persistent)}, expected a set")
         entries = [(k, v, True) for k, v in _dict_entry(state, "_parameters", where).items()]
         entries += [(k, v, False) for k, v in _dict_entry(state, "_buffers", where).items() if k not in non_persistent]
         for key, value, is_parameter in entries:
             if value is None or key == "num_batches_tracked":  # None entries are skipped by torch too
                 continue
+            if not isinstance(key, str):
+                raise CheckpointError(f"{where} has a tensor named by {describe(key)}, not a string")
             tensors[prefix + key] = _float32(prefix + key, value)
             parameter_count += value.size if is_parameter else 0
         children = _dict_entry(state, "_modules", where)
@@ -394,6 +487,8 @@ def _collect_state_dict(model):
             activations[where] = act.name if isinstance(act, Record) else describe(act)
         for key, child in children.items():
             if child is not None:
+                if not isinstance(key, str):
+                    raise CheckpointError(f"{where} has a child module named by {describe(key)}, not a string")
                 walk(child, f"{prefix}{key}.", depth + 1)
 
     walk(model, "", 0)
@@ -403,7 +498,7 @@ def _collect_state_dict(model):
 def _class_names(names, nc):
     """Ultralytics' names (a dict id -> name, or a list) as a list indexed by class id."""
     if isinstance(names, dict):
-        if sorted(names) != list(range(len(names))):
+        if not all(type(k) is int for k in names) or sorted(names) != list(range(len(names))):
             raise CheckpointError("model.names keys are not the class ids 0...n-1")
         names = [names[i] for i in range(len(names))]
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
@@ -416,12 +511,14 @@ def _class_names(names, nc):
 def _strides(value):
     if not isinstance(value, np.ndarray) or value.ndim != 1 or value.size == 0:
         raise CheckpointError(f"model.stride is {describe(value)}, expected a 1-D tensor")
+    if value.dtype.kind not in "fiu" or not np.all(np.isfinite(value.astype(np.float64))):
+        raise CheckpointError(f"model.stride is {value.tolist()[:8]}, expected finite numbers")
     return [int(s) if float(s).is_integer() else float(s) for s in value.astype(np.float64)]
 
 
-def load_checkpoint(path):
+def load_checkpoint(path, limits=DEFAULT_LIMITS):
     """Read a YOLO detection checkpoint into a `Checkpoint`; raises `CheckpointError` on refusal."""
-    root = read_checkpoint_pickle(path)
+    root = read_checkpoint_pickle(path, limits)
     if not isinstance(root, dict):
         raise CheckpointError(f"not an Ultralytics checkpoint: the pickle holds {describe(root)}, expected a dict")
     # Like Ultralytics' load_checkpoint: the EMA weights when present, else 'model'.
@@ -442,14 +539,14 @@ def load_checkpoint(path):
         raise CheckpointError(f"not a detection model: {model.name} with a {head_name} head (task '{task}'); "
                               "only YOLO detection (task 'detect') is supported")
 
-    tensors, parameter_count, eps_values, activations = _collect_state_dict(model)
+    tensors, parameter_count, eps_values, activations = _collect_state_dict(model, limits)
     if len(eps_values) > 1:
         raise CheckpointError(f"BatchNorm layers use different eps values {sorted(map(str, eps_values))}")
     batchnorm_eps = eps_values.pop() if eps_values else None
     if batchnorm_eps is not None and not (isinstance(batchnorm_eps, float) and batchnorm_eps > 0):
         raise CheckpointError(f"BatchNorm eps is {batchnorm_eps!r}, expected a positive number")
 
-    yaml = _json_value(state.get("yaml"), "model.yaml")
+    yaml = _json_value(state.get("yaml"), "model.yaml", _WalkBudget(limits, "model.yaml"))
     if not isinstance(yaml, dict) or not isinstance(yaml.get("nc"), int):
         raise CheckpointError("model.yaml is missing or has no integer 'nc'")
     nc = yaml["nc"]

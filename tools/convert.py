@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from checkpoint import DEFAULT_LIMITS, CheckpointError, Limits, load_checkpoint  # noqa: E402
 from swyolo_file import FORMAT_VERSION, TensorFileError, file_sha256, write_tensor_file  # noqa: E402
 
 CONVERTER_VERSION = "1.0.0"
@@ -44,9 +44,9 @@ def weights_metadata(converter, source, yaml, names, stride, batchnorm_eps, acti
     }
 
 
-def convert(checkpoint_path, output_path):
+def convert(checkpoint_path, output_path, limits=DEFAULT_LIMITS):
     """Convert one checkpoint; returns the loaded `Checkpoint` (raises CheckpointError on refusal)."""
-    checkpoint = load_checkpoint(checkpoint_path)
+    checkpoint = load_checkpoint(checkpoint_path, limits)
     source = {
         "file": os.path.basename(checkpoint_path),
         "sha256": file_sha256(checkpoint_path),
@@ -67,9 +67,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint", help="Ultralytics .pt checkpoint (a YOLO detection model)")
     parser.add_argument("output", help="weights file to write (.swyolo)")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                        help="raise or lower one of the reader's limits (checkpoint.Limits), e.g. "
+                             "max_pickle_bytes=536870912; a refusal names the limit it hit")
     args = parser.parse_args(argv)
     try:
-        checkpoint = convert(args.checkpoint, args.output)
+        limits = Limits.parse(args.limit)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        checkpoint = convert(args.checkpoint, args.output, limits)
     except (CheckpointError, TensorFileError) as error:
         reason = str(error)
     except OSError as error:  # reading the checkpoint

@@ -8,9 +8,6 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
-/// More scans than any sane progressive JPEG has; bounds the work a hostile file can cause.
-#define SY_MAX_SCANS 1000
-
 typedef struct {
     struct jpeg_error_mgr pub;
     struct jpeg_progress_mgr progress;
@@ -18,6 +15,7 @@ typedef struct {
     char *err;
     int code;
     int finishing;  // a missing EOI after all scanlines were read is tolerated, like libjpeg does
+    int max_scans;  // progressive scans allowed: each one is a pass over the whole image
 } jpeg_context;
 
 static void fail(j_common_ptr cinfo, int code) {
@@ -47,11 +45,12 @@ static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }  // never pri
 static void on_progress(j_common_ptr cinfo) {
     if (cinfo->is_decompressor) {
         j_decompress_ptr d = (j_decompress_ptr)cinfo;
-        if (d->input_scan_number > SY_MAX_SCANS) {
-            jpeg_context *ctx = (jpeg_context *)cinfo->err;
+        jpeg_context *ctx = (jpeg_context *)cinfo->err;
+        if (d->input_scan_number > ctx->max_scans) {
             if (ctx->code == SY_OK) {
                 ctx->code = SY_ERR_UNSUPPORTED;
-                snprintf(ctx->err, SY_ERROR_CAPACITY, "more than %d progressive scans", SY_MAX_SCANS);
+                snprintf(ctx->err, SY_ERROR_CAPACITY, "more than %d progressive scans (the decoder's maxProgressiveScans limit)",
+                         ctx->max_scans);
             }
             longjmp(ctx->jump, 1);
         }
@@ -61,6 +60,7 @@ static void on_progress(j_common_ptr cinfo) {
 static void setup(struct jpeg_decompress_struct *cinfo, jpeg_context *ctx, char *err) {
     memset(ctx, 0, sizeof *ctx);
     ctx->err = err;
+    ctx->max_scans = 1000;
     err[0] = 0;
     cinfo->err = jpeg_std_error(&ctx->pub);
     ctx->pub.error_exit = on_error_exit;
@@ -91,11 +91,12 @@ int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, cha
     return SY_OK;
 }
 
-int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height, int32_t max_scans,
                         uint8_t *out, size_t out_size, char *err) {
     struct jpeg_decompress_struct cinfo;
     jpeg_context ctx;
     setup(&cinfo, &ctx, err);
+    ctx.max_scans = max_scans;
     if (width <= 0 || height <= 0 || out_size / 3 / (size_t)width < (size_t)height) {
         snprintf(err, SY_ERROR_CAPACITY, "output buffer too small");
         return SY_ERR_ARGUMENT;

@@ -16,6 +16,7 @@ typedef struct {
     const uint8_t *data;  // read source (decode only)
     size_t size;
     size_t pos;
+    FILE *file;  // write destination (encode only)
 } png_context;
 
 static void set_error(png_context *ctx, int code, const char *message) {
@@ -46,7 +47,20 @@ static void read_memory(png_structp png, png_bytep out, size_t count) {
     ctx->pos += count;
 }
 
-int sy_png_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err) {
+/// The limits every read applies: YOLOImage checks the image size itself; ancillary chunks (text,
+/// ICC profiles, ...) may neither allocate nor inflate more than `max_chunk_bytes`, at most 1000 of
+/// them are kept, and the ones decoding never uses are skipped unread. Without the explicit chunk
+/// limit a 40-byte PNG declaring a 1.6 GB tEXt chunk had libpng allocate 1.6 GB (found by fuzzing).
+static void apply_limits(png_structp png, size_t max_chunk_bytes) {
+    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0,
+                                       'i', 'C', 'C', 'P', 0, 's', 'P', 'L', 'T', 0, 'e', 'X', 'I', 'f', 0};
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_set_chunk_malloc_max(png, max_chunk_bytes);
+    png_set_chunk_cache_max(png, 1000);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
+}
+
+int sy_png_read_info(const uint8_t *data, size_t size, size_t max_chunk_bytes, sy_image_info *info, char *err) {
     png_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.err = err;
@@ -69,7 +83,7 @@ int sy_png_read_info(const uint8_t *data, size_t size, sy_image_info *info, char
         return ctx.code;
     }
     png_set_read_fn(png, &ctx, read_memory);
-    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  // YOLOImage applies its own limits
+    apply_limits(png, max_chunk_bytes);
     png_read_info(png, pinfo);
     png_uint_32 width = 0, height = 0;
     int depth = 0, color_type = 0, interlace = 0;
@@ -84,7 +98,7 @@ int sy_png_read_info(const uint8_t *data, size_t size, sy_image_info *info, char
     return SY_OK;
 }
 
-int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+int sy_png_decode_rgb8(const uint8_t *data, size_t size, size_t max_chunk_bytes, int32_t width, int32_t height,
                        uint8_t *out, size_t out_size, char *err) {
     png_context ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -96,7 +110,6 @@ int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t 
         snprintf(err, SY_ERROR_CAPACITY, "output buffer too small");
         return SY_ERR_ARGUMENT;
     }
-    png_bytep *volatile rows = NULL;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
     if (png == NULL) {
         snprintf(err, SY_ERROR_CAPACITY, "out of memory");
@@ -106,11 +119,10 @@ int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t 
     if (pinfo == NULL || setjmp(ctx.jump) != 0) {
         if (ctx.code == SY_OK) set_error(&ctx, SY_ERR_CORRUPT, "out of memory");
         png_destroy_read_struct(&png, pinfo ? &pinfo : NULL, NULL);
-        free(rows);
         return ctx.code;
     }
     png_set_read_fn(png, &ctx, read_memory);
-    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    apply_limits(png, max_chunk_bytes);
     png_read_info(png, pinfo);
     png_uint_32 w = 0, h = 0;
     int depth = 0, color_type = 0, interlace = 0;
@@ -125,24 +137,36 @@ int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t 
     if (color_type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
     png_set_strip_alpha(png);  // alpha and tRNS are dropped, not composited
-    png_set_interlace_handling(png);
+    int passes = png_set_interlace_handling(png);
     png_read_update_info(png, pinfo);
     if (png_get_channels(png, pinfo) != 3 || png_get_bit_depth(png, pinfo) != 8 ||
         png_get_rowbytes(png, pinfo) != (size_t)width * 3) {
         set_error(&ctx, SY_ERR_UNSUPPORTED, "libpng did not produce 8-bit RGB for this colour type");
         longjmp(ctx.jump, 1);
     }
-    rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
-    if (rows == NULL) {
-        set_error(&ctx, SY_ERR_CORRUPT, "out of memory");
-        longjmp(ctx.jump, 1);
+    // Row by row, into the caller's buffer: no allocation proportional to the height (png_read_image
+    // would need an array of `height` row pointers). Each Adam7 pass fills in its pixels of every row.
+    for (int pass = 0; pass < passes; pass++) {
+        for (int32_t y = 0; y < height; y++) png_read_row(png, out + (size_t)y * (size_t)width * 3, NULL);
     }
-    for (int32_t y = 0; y < height; y++) rows[y] = out + (size_t)y * (size_t)width * 3;
-    png_read_image(png, rows);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &pinfo, NULL);
-    free(rows);
     return SY_OK;
+}
+
+static void write_file(png_structp png, png_bytep data, size_t count) {
+    png_context *ctx = (png_context *)png_get_io_ptr(png);
+    if (fwrite(data, 1, count, ctx->file) != count) {
+        char message[SY_ERROR_CAPACITY];
+        snprintf(message, sizeof message, "writing failed: %s", strerror(errno));  // ENOSPC, EFBIG, EIO, ...
+        set_error(ctx, SY_ERR_IO, message);
+        longjmp(ctx->jump, 1);
+    }
+}
+
+static void flush_file(png_structp png) {
+    png_context *ctx = (png_context *)png_get_io_ptr(png);
+    fflush(ctx->file);
 }
 
 int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, int32_t height, char *err) {
@@ -168,7 +192,8 @@ int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, in
         fclose(file);
         return ctx.code;
     }
-    png_init_io(png, file);
+    ctx.file = file;
+    png_set_write_fn(png, &ctx, write_file, flush_file);
     png_set_IHDR(png, pinfo, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 6);

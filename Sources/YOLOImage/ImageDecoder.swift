@@ -31,22 +31,37 @@ public struct ImageInfo: Sendable, Equatable {
 /// - EXIF orientation 2…8 (JPEG APP1 or PNG eXIf) is applied as OpenCV applies it.
 ///
 /// The format is told by magic bytes. Dimensions and the pixel limit are checked from the header
-/// before any pixel buffer is allocated. Safe to share between threads.
+/// before any pixel buffer is allocated; decoding then allocates the `width × height × 3` output
+/// and nothing else in proportion to the image (libjpeg's own buffers aside). Every limit is a
+/// property, and an image refused by one gets an error that states it. Safe to share between threads.
 public struct ImageDecoder: Sendable {
     /// 50 megapixels.
     public static let defaultMaxPixels = 50_000_000
+    /// JPEG's own largest side.
+    public static let defaultMaxSide = 65_535
 
     /// Largest `width × height` accepted.
     public var maxPixels: Int
+    /// Largest width or height accepted (a 1 × 50,000,000 strip is within `maxPixels`).
+    public var maxSide: Int
     /// Largest file read from disk (the compressed size).
     public var maxFileBytes: Int
+    /// Most scans of a progressive JPEG (each is a pass over the whole image; real files have ~10).
+    public var maxProgressiveScans: Int
+    /// Most bytes libpng may allocate or inflate for one ancillary chunk (text, ICC profile, ...);
+    /// a larger one is skipped, as OpenCV ignores them too: the pixels do not depend on it.
+    public var maxPNGChunkBytes: Int
     /// Whether EXIF orientation is applied (OpenCV's default; `IMREAD_IGNORE_ORIENTATION` turns it off).
     public var appliesExifOrientation: Bool
 
-    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels, maxFileBytes: Int = 1 << 30,
+    public init(maxPixels: Int = ImageDecoder.defaultMaxPixels, maxSide: Int = ImageDecoder.defaultMaxSide,
+                maxFileBytes: Int = 1 << 30, maxProgressiveScans: Int = 1000, maxPNGChunkBytes: Int = 8_000_000,
                 appliesExifOrientation: Bool = true) {
         self.maxPixels = maxPixels
+        self.maxSide = maxSide
         self.maxFileBytes = maxFileBytes
+        self.maxProgressiveScans = maxProgressiveScans
+        self.maxPNGChunkBytes = maxPNGChunkBytes
         self.appliesExifOrientation = appliesExifOrientation
     }
 
@@ -66,11 +81,11 @@ public struct ImageDecoder: Sendable {
                 err.withUnsafeMutableBufferPointer { e in
                     switch info.format {
                     case .png:
-                        return sy_png_decode_rgb8(src.baseAddress, src.count, Int32(info.width), Int32(info.height),
+                        return sy_png_decode_rgb8(src.baseAddress, src.count, max(maxPNGChunkBytes, 1), Int32(info.width), Int32(info.height),
                                                   buffer.baseAddress, count, e.baseAddress)
                     case .jpeg:
                         return sy_jpeg_decode_rgb8(src.baseAddress, src.count, Int32(info.width), Int32(info.height),
-                                                   buffer.baseAddress, count, e.baseAddress)
+                                                   Int32(clamping: maxProgressiveScans), buffer.baseAddress, count, e.baseAddress)
                     }
                 }
             }
@@ -113,7 +128,7 @@ public struct ImageDecoder: Sendable {
         let status: Int32 = bytes.withUnsafeBufferPointer { src in
             err.withUnsafeMutableBufferPointer { e in
                 switch format {
-                case .png: return sy_png_read_info(src.baseAddress, src.count, &raw, e.baseAddress)
+                case .png: return sy_png_read_info(src.baseAddress, src.count, max(maxPNGChunkBytes, 1), &raw, e.baseAddress)
                 case .jpeg: return sy_jpeg_read_info(src.baseAddress, src.count, &raw, e.baseAddress)
                 }
             }
@@ -132,12 +147,15 @@ public struct ImageDecoder: Sendable {
                          orientation: orientation == .topLeft ? nil : orientation)
     }
 
-    /// Refuses impossible sizes and more pixels than `maxPixels`.
+    /// Refuses impossible sizes, more pixels than `maxPixels` and a side longer than `maxSide`.
     func checkSize(width: Int, height: Int, name: String) throws(ImageError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(file: name, width: width, height: height) }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels {
             throw .tooLarge(file: name, width: width, height: height, limit: maxPixels)
+        }
+        if max(width, height) > maxSide {
+            throw .sideTooLong(file: name, width: width, height: height, limit: maxSide)
         }
     }
 
@@ -168,6 +186,8 @@ public struct ImageDecoder: Sendable {
         var st = stat()
         if fstat(fd, &st) != 0 { throw .unreadable(file: path, reason: Self.errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(file: path, reason: "it is a directory") }
+        // A pipe or device has no size to check against the limit (and /dev/zero never ends).
+        if (st.st_mode & S_IFMT) != S_IFREG { throw .unreadable(file: path, reason: "it is not a regular file") }
         let size = Int(st.st_size)
         if size > maxFileBytes {
             throw .unreadable(file: path, reason: "the file is \(size) bytes, over the limit of \(maxFileBytes)")

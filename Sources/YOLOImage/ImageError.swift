@@ -13,6 +13,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated(file: String, reason: String)
     /// The header announces more pixels than the decoder's limit; nothing was allocated.
     case tooLarge(file: String, width: Int, height: Int, limit: Int)
+    /// The header announces a width or height over the decoder's `maxSide`; nothing was allocated.
+    case sideTooLong(file: String, width: Int, height: Int, limit: Int)
     /// The header announces an impossible size (zero, negative).
     case invalidDimensions(file: String, width: Int, height: Int)
     /// An output file could not be written.
@@ -22,7 +24,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String {
         switch self {
         case .unreadable(let file, _), .unknownFormat(let file, _), .unsupported(let file, _),
-            .corrupt(let file, _), .truncated(let file, _), .tooLarge(let file, _, _, _),
+            .corrupt(let file, _), .truncated(let file, _), .tooLarge(let file, _, _, _), .sideTooLong(let file, _, _, _),
             .invalidDimensions(let file, _, _), .writeFailed(let file, _):
             return file
         }
@@ -43,6 +45,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(file)' is truncated: \(reason)"
         case .tooLarge(let file, let width, let height, let limit):
             return "'\(file)' is too large: \(width)x\(height) pixels exceeds the limit of \(limit) pixels"
+        case .sideTooLong(let file, let width, let height, let limit):
+            return "'\(file)' is too large: \(width)x\(height) pixels has a side longer than the limit of \(limit) pixels"
         case .invalidDimensions(let file, let width, let height):
             return "'\(file)' has invalid dimensions \(width)x\(height)"
         case .writeFailed(let file, let reason):

@@ -199,6 +199,13 @@ public struct Preprocessor: Sendable {
     /// The 8-bit canvas the model sees (what `LetterBox()(image=img)` returns, in RGB).
     public func canvas(for image: RGBImage) -> (canvas: RGBImage, geometry: PreprocessGeometry) {
         let g = geometry(width: image.width, height: image.height)
+        if g.mode == .crop {
+            // Only the visible window is resized: the whole scaled image can be enormous (a 1×60,000
+            // strip covering a 640×640 square would be 640×38,400,000 pixels).
+            let window = BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight,
+                                               window: (g.cropLeft, g.cropTop, g.inputWidth, g.inputHeight))
+            return (window, g)
+        }
         let resized = BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight)
         if g.mode == .stretch { return (resized, g) }
         let pad = options.padValue

@@ -9,43 +9,61 @@
 /// reading the edge row with the unclamped weights. An exact 2× shrink on both axes is done by
 /// OpenCV as INTER_AREA, a rounded 2×2 mean, and so here.
 public enum BilinearResize {
+    /// A rectangle of the resized image: columns `x..<x + width`, rows `y..<y + height`.
+    public typealias Window = (x: Int, y: Int, width: Int, height: Int)
+
     /// `image` resized to `width × height`.
     public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        resize(image, width: width, height: height, window: (0, 0, width, height))
+    }
+
+    /// The `window` of `image` resized to `width × height`: the pixels a full resize followed by a
+    /// crop gives, computed without the full-size image (which, for a thin strip scaled to cover a
+    /// square, can be thousands of times larger than the window).
+    public static func resize(_ image: RGBImage, width: Int, height: Int, window: Window) -> RGBImage {
         precondition(width > 0 && height > 0, "resize target must be positive, got \(width)x\(height)")
-        if width == image.width && height == image.height { return image }
-        var out = [UInt8](repeating: 0, count: width * height * 3)
+        precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
+                     && window.x + window.width <= width && window.y + window.height <= height,
+                     "window \(window) outside the \(width)x\(height) target")
+        if width == image.width && height == image.height && window == (0, 0, width, height) { return image }
+        var out = [UInt8](repeating: 0, count: window.width * window.height * 3)
         image.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 resize(src: src, width: image.width, height: image.height, channels: 3,
-                       dst: dst, width: width, height: height)
+                       dst: dst, width: width, height: height, window: window)
             }
         }
-        return RGBImage(width: width, height: height, pixels: out)
+        return RGBImage(width: window.width, height: window.height, pixels: out)
     }
 
     /// Resizes interleaved 8-bit pixels with `channels` samples each.
     /// - Parameters:
     ///   - src: `srcWidth × srcHeight × channels` bytes, rows contiguous.
-    ///   - dst: `dstWidth × dstHeight × channels` bytes, written entirely.
+    ///   - dst: `window.width × window.height × channels` bytes (the whole `dstWidth × dstHeight`
+    ///     image by default), written entirely.
+    ///   - window: the part of the `dstWidth × dstHeight` result to compute.
     public static func resize(src: UnsafeBufferPointer<UInt8>, width srcWidth: Int, height srcHeight: Int,
                               channels cn: Int, dst: UnsafeMutableBufferPointer<UInt8>,
-                              width dstWidth: Int, height dstHeight: Int) {
-        precondition(src.count >= srcWidth * srcHeight * cn && dst.count >= dstWidth * dstHeight * cn)
+                              width dstWidth: Int, height dstHeight: Int, window: Window? = nil) {
+        let (x0, y0, windowWidth, windowHeight) = window ?? (0, 0, dstWidth, dstHeight)
+        precondition(src.count >= srcWidth * srcHeight * cn && dst.count >= windowWidth * windowHeight * cn)
         guard let s = src.baseAddress, let d = dst.baseAddress else { return }
         if srcWidth == dstWidth && srcHeight == dstHeight {
-            d.update(from: s, count: srcWidth * srcHeight * cn)
+            for y in 0..<windowHeight {
+                (d + y * windowWidth * cn).update(from: s + ((y0 + y) * srcWidth + x0) * cn, count: windowWidth * cn)
+            }
             return
         }
         // OpenCV: inv_scale = dsize / ssize, scale = 1 / inv_scale, in double.
         let scaleX = 1.0 / (Double(dstWidth) / Double(srcWidth))
         let scaleY = 1.0 / (Double(dstHeight) / Double(srcHeight))
         if isExactHalving(scaleX) && isExactHalving(scaleY) {
-            halve(s, srcWidth: srcWidth, channels: cn, d, dstWidth: dstWidth, dstHeight: dstHeight)
+            halve(s, srcWidth: srcWidth, channels: cn, d, window: (x0, y0, windowWidth, windowHeight))
             return
         }
 
-        // Horizontal taps: source element offset and two weights per destination element.
-        let rowLength = dstWidth * cn
+        // Horizontal taps: source element offset and two weights per destination element of the window.
+        let rowLength = windowWidth * cn
         let xOffset = UnsafeMutablePointer<Int>.allocate(capacity: rowLength)
         let xWeight = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength * 2)
         var row0 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
@@ -56,7 +74,8 @@ public enum BilinearResize {
             row0.deallocate()
             row1.deallocate()
         }
-        for dx in 0..<dstWidth {
+        for column in 0..<windowWidth {
+            let dx = x0 + column
             var fx = Float((Double(dx) + 0.5) * scaleX - 0.5)
             var sx = Int(fx.rounded(.down))
             fx -= Float(sx)
@@ -64,13 +83,13 @@ public enum BilinearResize {
             if sx + 1 >= srcWidth { fx = 0; sx = srcWidth - 1 }
             let (a0, a1) = weights(fx)
             for k in 0..<cn {
-                xOffset[dx * cn + k] = sx * cn + k
-                xWeight[(dx * cn + k) * 2] = a0
-                xWeight[(dx * cn + k) * 2 + 1] = a1
+                xOffset[column * cn + k] = sx * cn + k
+                xWeight[(column * cn + k) * 2] = a0
+                xWeight[(column * cn + k) * 2 + 1] = a1
             }
         }
 
-        // Horizontal pass of one source row, exact in 32 bits: [dstWidth*cn] <- [srcWidth*cn].
+        // Horizontal pass of one source row, exact in 32 bits: [windowWidth*cn] <- [srcWidth*cn].
         let srcStride = srcWidth * cn
         func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int32>) {
             let line = s + sy * srcStride
@@ -85,7 +104,8 @@ public enum BilinearResize {
 
         // Rows arrive in increasing order, so two cached rows cover every step.
         var key0 = -1, key1 = -1
-        for dy in 0..<dstHeight {
+        for row in 0..<windowHeight {
+            let dy = y0 + row
             var fy = Float((Double(dy) + 0.5) * scaleY - 0.5)
             let sy = Int(fy.rounded(.down))
             fy -= Float(sy)
@@ -105,7 +125,7 @@ public enum BilinearResize {
                 horizontal(y1, into: row1)
                 key1 = y1
             }
-            let out = d + dy * rowLength
+            let out = d + row * rowLength
             for i in 0..<rowLength {
                 let v = ((b0 &* (row0[i] >> 4)) >> 16) &+ ((b1 &* (row1[i] >> 4)) >> 16) &+ 2
                 out[i] = UInt8(clamping: v >> 2)
@@ -126,14 +146,14 @@ public enum BilinearResize {
         return abs(scale - i) < Double.ulpOfOne && i == 2
     }
 
-    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block.
+    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the window).
     static func halve(_ s: UnsafePointer<UInt8>, srcWidth: Int, channels cn: Int,
-                      _ d: UnsafeMutablePointer<UInt8>, dstWidth: Int, dstHeight: Int) {
+                      _ d: UnsafeMutablePointer<UInt8>, window: Window) {
         let srcStride = srcWidth * cn
-        for y in 0..<dstHeight {
-            let top = s + 2 * y * srcStride, bottom = top + srcStride
-            let out = d + y * dstWidth * cn
-            for x in 0..<dstWidth {
+        for row in 0..<window.height {
+            let top = s + 2 * (window.y + row) * srcStride + 2 * window.x * cn, bottom = top + srcStride
+            let out = d + row * window.width * cn
+            for x in 0..<window.width {
                 for k in 0..<cn {
                     let i = 2 * x * cn + k
                     let sum = Int(top[i]) + Int(top[i + cn]) + Int(bottom[i]) + Int(bottom[i + cn]) + 2

@@ -11,22 +11,58 @@ struct ModelBuilder {
     /// Modules that take their repeat count as a constructor argument instead of being repeated.
     private static let repeatModules: Set<String> = ["C3k2", "C3k", "C2PSA"]
 
+    /// Limits on what a layer may ask for, so that a hostile model description is refused at load
+    /// instead of exhausting memory or breaking an invariant at run time.
+    static let maximumChannels = 16_384
+    static let maximumKernelSize = 15
+    static let maximumStride = 8
+    static let maximumUpsampling = 16
+
     func build() throws -> [Layer] {
         var outputChannels: [Int] = []
+        // Each layer's downsampling of the input (its stride): inputs of one layer must agree, and
+        // Detect's must be the strides the file lists.
+        var scales: [Int] = []
         var layers: [Layer] = []
         for (index, row) in description.rows.enumerated() {
             func invalid(_ reason: String) -> ModelError { .invalidLayer(file: loader.file.path, layer: index, reason: reason) }
-            // Channels of each input; `-1` is the previous layer (the image before layer 0).
-            let inputChannels = try row.from.map { source -> Int in
-                if source == -1 { return outputChannels.last ?? description.inputChannels }
+            // Channels and scale of each input; `-1` is the previous layer (the image before layer 0).
+            let inputs = try row.from.map { source -> (channels: Int, scale: Int) in
+                if source == -1 { return (outputChannels.last ?? description.inputChannels, scales.last ?? 1) }
                 guard source >= 0, source < index else { throw invalid("input \(source) is not an earlier layer") }
-                return outputChannels[source]
+                return (outputChannels[source], scales[source])
             }
+            let inputChannels = inputs.map(\.channels)
             let arguments = row.arguments.map(resolve)
             let repeats = row.repeats > 1 ? max(Int((Double(row.repeats) * description.depthMultiple).rounded(.toNearestOrEven)), 1) : row.repeats
             let scope = WeightScope(loader: loader, prefix: "model.\(index)")
             let built = try buildLayer(row.module, index: index, arguments: arguments, inputChannels: inputChannels, repeats: repeats,
                                        scope: scope, singleInput: row.hasSingleInput, invalid: invalid)
+            guard (1...Self.maximumChannels).contains(built.outputChannels) else {
+                throw invalid("\(built.outputChannels) output channels, outside 1…\(Self.maximumChannels)")
+            }
+            let scale: Int
+            switch built.operation {
+            case let .module(module):
+                // The module's effect on a side of `inputs[0].scale · 64` pixels gives its stride or upsampling.
+                let side = inputs[0].scale * 64, out = module.outputSize((side, side)).0
+                guard out > 0, (side % out == 0 || out % side == 0) else { throw invalid("its output size does not follow from its input's") }
+                scale = side % out == 0 ? inputs[0].scale * (side / out) : inputs[0].scale / (out / side)
+                guard scale >= 1, inputs[0].scale % max(out / side, 1) == 0 else {
+                    throw invalid("it upsamples past the input's own resolution")
+                }
+            case .concat:
+                guard inputs.allSatisfy({ $0.scale == inputs[0].scale }) else {
+                    throw invalid("Concat joins inputs of different strides \(inputs.map(\.scale)): their sizes cannot match")
+                }
+                scale = inputs[0].scale
+            case .detect:
+                guard inputs.map(\.scale) == description.strides else {
+                    throw invalid("Detect's inputs have strides \(inputs.map(\.scale)), the file says \(description.strides)")
+                }
+                scale = inputs[0].scale
+            }
+            scales.append(scale)
             outputChannels.append(built.outputChannels)
             layers.append(Layer(
                 index: index, from: row.from, repeats: repeats, module: row.module, arguments: built.arguments,
@@ -73,6 +109,7 @@ struct ModelBuilder {
         case "Conv", "DWConv", "C3k2", "C3k", "SPPF", "C2PSA":
             try requireSingleInput()
             let c2 = scaledChannels(try int(0, default: c1))
+            guard (1...Self.maximumChannels).contains(c2) else { throw invalid("\(module) with \(c2) output channels, outside 1…\(Self.maximumChannels)") }
             // Ultralytics' resolved arguments: [c1, c2, (n,) rest…].
             var resolved: [JSONValue] = [.int(c1), .int(c2)] + arguments.dropFirst()
             let builtRepeats = Self.repeatModules.contains(module) ? 1 : repeats
@@ -81,11 +118,15 @@ struct ModelBuilder {
             switch module {
             case "Conv", "DWConv":
                 let kernelSize = try int(1, default: 1), stride = try int(2, default: 1)
+                guard (1...Self.maximumKernelSize).contains(kernelSize), (1...Self.maximumStride).contains(stride) else {
+                    throw invalid("\(module) kernel \(kernelSize) or stride \(stride) is outside 1…\(Self.maximumKernelSize), 1…\(Self.maximumStride)")
+                }
                 guard argument(3) == nil || argument(3) == .null, try int(5, default: 1) == 1 else {
                     throw invalid("\(module) with explicit padding or dilation is not supported")
                 }
                 guard try bool(6, default: true) else { throw invalid("\(module) with act=False in the yaml is not supported") }
                 let groups = try int(4, default: 1)
+                guard groups >= 1, c1 % groups == 0, c2 % groups == 0 else { throw invalid("\(groups) groups do not divide \(c1) → \(c2) channels") }
                 makeModule = { scope in
                     module == "Conv"
                         ? try Conv(scope, inputChannels: c1, outputChannels: c2, kernelSize: kernelSize, stride: stride, groups: groups)
@@ -100,6 +141,10 @@ struct ModelBuilder {
                 let expansion = try double(2, default: 0.5)
                 guard try !bool(3, default: false) else { throw invalid("C3k2 with attention blocks (attn=True) is not supported") }
                 let groups = try int(4, default: 1), shortcut = try bool(5, default: true)
+                let hidden = Int(Double(c2) * min(max(expansion, 0), 4))
+                guard expansion > 0, expansion <= 4, hidden >= 2, groups >= 1, (hidden / 2) % groups == 0, hidden % groups == 0 else {
+                    throw invalid("C3k2 expansion \(expansion) or groups \(groups) does not fit \(c2) channels")
+                }
                 makeModule = { scope in
                     try C3k2(scope, inputChannels: c1, outputChannels: c2, repeats: repeats, usesC3k: usesC3k,
                              expansion: expansion, groups: groups, shortcut: shortcut)
@@ -107,17 +152,26 @@ struct ModelBuilder {
             case "C3k":
                 let shortcut = try bool(1, default: true), groups = try int(2, default: 1)
                 let expansion = try double(3, default: 0.5), kernelSize = try int(4, default: 3)
+                guard (1...Self.maximumKernelSize).contains(kernelSize), expansion > 0, expansion <= 4, groups >= 1 else {
+                    throw invalid("C3k kernel \(kernelSize), expansion \(expansion) or groups \(groups) out of range")
+                }
                 makeModule = { scope in
                     try C3k(scope, inputChannels: c1, outputChannels: c2, repeats: repeats, shortcut: shortcut,
                             groups: groups, expansion: expansion, kernelSize: kernelSize)
                 }
             case "SPPF":
                 let kernelSize = try int(1, default: 5), poolings = try int(2, default: 3), shortcut = try bool(3, default: false)
+                guard (1...Self.maximumKernelSize).contains(kernelSize), kernelSize % 2 == 1, (1...8).contains(poolings) else {
+                    throw invalid("SPPF kernel \(kernelSize) (odd, 1…\(Self.maximumKernelSize)) or poolings \(poolings) (1…8) out of range")
+                }
                 makeModule = { scope in
                     try SPPF(scope, inputChannels: c1, outputChannels: c2, kernelSize: kernelSize, poolings: poolings, shortcut: shortcut)
                 }
             default:  // C2PSA
                 let expansion = try double(1, default: 0.5)
+                guard expansion > 0, expansion <= 4, Int(Double(c1) * expansion) >= 1, c1 == c2 else {
+                    throw invalid("C2PSA expansion \(expansion) does not fit \(c1) → \(c2) channels")
+                }
                 makeModule = { scope in
                     try C2PSA(scope, inputChannels: c1, outputChannels: c2, repeats: repeats, expansion: expansion)
                 }
@@ -129,9 +183,9 @@ struct ModelBuilder {
 
         case "nn.Upsample":
             try requireSingleInput()
-            guard argument(0) == nil || argument(0) == .null, let factor = argument(1)?.intValue, factor >= 1,
+            guard argument(0) == nil || argument(0) == .null, let factor = argument(1)?.intValue, (1...Self.maximumUpsampling).contains(factor),
                   argument(2)?.stringValue ?? "nearest" == "nearest"
-            else { throw invalid("only nn.Upsample(None, integer factor, 'nearest') is supported, got \(arguments)") }
+            else { throw invalid("only nn.Upsample(None, integer factor 1…\(Self.maximumUpsampling), 'nearest') is supported, got \(arguments)") }
             return BuiltLayer(operation: .module(Upsample(factor: factor)), outputChannels: c1, arguments: arguments, parameterCount: 0)
 
         case "Concat":
@@ -159,7 +213,7 @@ struct ModelBuilder {
     /// Ultralytics' width scaling: `make_divisible(min(c, max_channels) · width, 8)`.
     private func scaledChannels(_ channels: Int) -> Int {
         let scaled = Double(min(channels, description.maxChannels)) * description.widthMultiple
-        return Int((scaled / 8).rounded(.up)) * 8
+        return Int(min((scaled / 8).rounded(.up), Double(Self.maximumChannels))) * 8
     }
 
     /// Resolves a yaml argument as `parse_model` does: the string `nc` is the class count, and

@@ -54,10 +54,16 @@ public struct ModelDescription: Sendable {
                   let depth = factors[0].doubleValue, let width = factors[1].doubleValue, let maxChannels = factors[2].intValue
             else { throw invalid("scale '\(scale)' has no [depth, width, max_channels] entry in the yaml's scales") }
             (depthMultiple, widthMultiple, self.maxChannels) = (depth, width, maxChannels)
+            guard depth.isFinite, depth > 0, depth <= 16, width.isFinite, width > 0, width <= 16, maxChannels > 0 else {
+                throw invalid("scale '\(scale)' has [depth \(depth), width \(width), max_channels \(maxChannels)], outside (0, 16], (0, 16], > 0")
+            }
         } else {
             depthMultiple = yaml["depth_multiple"]?.doubleValue ?? 1
             widthMultiple = yaml["width_multiple"]?.doubleValue ?? 1
             maxChannels = Int.max
+            guard depthMultiple.isFinite, depthMultiple > 0, depthMultiple <= 16, widthMultiple.isFinite, widthMultiple > 0, widthMultiple <= 16 else {
+                throw invalid("depth_multiple \(depthMultiple) or width_multiple \(widthMultiple) is outside (0, 16]")
+            }
         }
 
         guard let classCount = metadata["nc"]?.intValue, classCount >= 1 else { throw invalid("'nc' is missing") }
@@ -68,6 +74,9 @@ public struct ModelDescription: Sendable {
         classNames = names
         guard let strides = metadata["stride"]?.arrayValue?.compactMap(\.intValue), !strides.isEmpty, strides.allSatisfy({ $0 > 0 }) else {
             throw invalid("'stride' is missing")
+        }
+        guard classCount <= 100_000, rows.count <= 1000, rows.allSatisfy({ $0.repeats <= 100 }) else {
+            throw invalid("the model claims more than 100,000 classes, 1,000 layers or 100 repeats of a layer")
         }
         self.strides = strides
         inputChannels = yaml["channels"]?.intValue ?? yaml["ch"]?.intValue ?? 3

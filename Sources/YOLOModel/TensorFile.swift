@@ -31,8 +31,22 @@ public final class TensorFile: @unchecked Sendable {
     private let mapping: UnsafeMutableRawPointer
     private let mappedLength: Int
 
-    /// Opens, maps and validates the file at `path`.
-    public init(path: String) throws {
+    /// Bounds on what a file may ask of the reader before anything is allocated for it. Tensor data
+    /// is mapped, not copied, so it needs none; the table and the metadata are parsed into memory.
+    public struct Limits: Sendable, Equatable {
+        /// Most tensors in the table (yolo11n has 418; each costs an entry and a name).
+        public var maxTensorCount: Int
+        /// Largest JSON metadata, in bytes (yolo11n's is 4.4 KB; decoding costs a multiple).
+        public var maxMetadataBytes: Int
+
+        public init(maxTensorCount: Int = 100_000, maxMetadataBytes: Int = 16 << 20) {
+            self.maxTensorCount = maxTensorCount
+            self.maxMetadataBytes = maxMetadataBytes
+        }
+    }
+
+    /// Opens, maps and validates the file at `path`, refusing anything beyond `limits`.
+    public init(path: String, limits: Limits = Limits()) throws {
         self.path = path
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
@@ -58,7 +72,7 @@ public final class TensorFile: @unchecked Sendable {
         }
         do {
             let bytes = UnsafeRawBufferPointer(start: mapped, count: length)
-            let parsed = try Self.parse(bytes, path: path)
+            let parsed = try Self.parse(bytes, path: path, limits: limits)
             self.metadata = parsed.metadata
             self.entries = parsed.entries
         } catch {
@@ -106,18 +120,18 @@ public final class TensorFile: @unchecked Sendable {
         return Array(buffer.prefix(max(read, 0)))
     }
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws -> (metadata: JSONValue, entries: [TensorEntry]) {
+    private static func parse(_ bytes: UnsafeRawBufferPointer, path: String, limits: Limits) throws -> (metadata: JSONValue, entries: [TensorEntry]) {
         guard Array(bytes.prefix(8)) == magic else { throw TensorFileError.notATensorFile(file: path) }
-        var header = ByteReader(bytes, position: 8)
-        let version = try header.u32()
-        guard version == formatVersion else { throw TensorFileError.unsupportedVersion(file: path, version: version) }
-        let tensorCount = Int(try header.u32())
-        let metadataOffset = try header.u64(), metadataLength = try header.u64()
-        let tableOffset = try header.u64(), tableLength = try header.u64()
-        let dataOffset = try header.u64(), dataLength = try header.u64()
-        let length = bytes.count
-
         func corrupt(_ reason: String) -> TensorFileError { .corruptHeader(file: path, reason: reason) }
+        var header = ByteReader(bytes, position: 8)
+        let version = try header.u32(or: corrupt("truncated"))
+        guard version == formatVersion else { throw TensorFileError.unsupportedVersion(file: path, version: version) }
+        let tensorCount = Int(try header.u32(or: corrupt("truncated")))
+        func field(_ name: String) throws -> Int { try header.u64(or: corrupt("\(name) is out of range")) }
+        let metadataOffset = try field("metadata offset"), metadataLength = try field("metadata length")
+        let tableOffset = try field("tensor table offset"), tableLength = try field("tensor table length")
+        let dataOffset = try field("data offset"), dataLength = try field("data length")
+        let length = bytes.count
         guard metadataOffset == headerSize else { throw corrupt("metadata offset \(metadataOffset), expected \(headerSize)") }
         guard metadataLength <= length - headerSize else { throw corrupt("metadata length \(metadataLength) runs past the end of the \(length)-byte file") }
         guard tableOffset == metadataOffset + metadataLength else { throw corrupt("tensor table offset \(tableOffset) does not follow the metadata") }
@@ -129,6 +143,12 @@ public final class TensorFile: @unchecked Sendable {
             throw corrupt("data section of \(dataLength) bytes at offset \(dataOffset) does not end at the file's end (\(length) bytes): truncated or padded file")
         }
 
+        guard metadataLength <= limits.maxMetadataBytes else {
+            throw TensorFileError.limitExceeded(file: path, what: "metadata of \(metadataLength) bytes", limit: "\(limits.maxMetadataBytes) bytes (TensorFile.Limits.maxMetadataBytes)")
+        }
+        guard tensorCount <= limits.maxTensorCount else {
+            throw TensorFileError.limitExceeded(file: path, what: "\(tensorCount) tensors", limit: "\(limits.maxTensorCount) tensors (TensorFile.Limits.maxTensorCount)")
+        }
         let metadata: JSONValue
         do {
             let json = Data(bytes[metadataOffset..<(metadataOffset + metadataLength)])
@@ -161,7 +181,7 @@ public final class TensorFile: @unchecked Sendable {
             var shape: [Int] = []
             var count = 1
             for _ in 0..<rank {
-                let dimension = try table.u64(or: tableError("truncated shape"))
+                let dimension = try table.u64(or: tableError("truncated shape, or a dimension over 2^62"))
                 let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
                 guard !overflow, product <= length / 4 else { throw tensorError("shape implies more elements than the file holds") }
                 shape.append(dimension)
@@ -207,13 +227,13 @@ private struct ByteReader {
         return UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
     }
 
-    mutating func u32(or error: @autoclosure () -> Error = TensorFileError.corruptHeader(file: "", reason: "truncated")) throws -> UInt32 {
+    mutating func u32(or error: @autoclosure () -> Error) throws -> UInt32 {
         let raw = try bytes(4, or: error())
         return UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
     }
 
     /// A u64 that must also fit an `Int`.
-    mutating func u64(or error: @autoclosure () -> Error = TensorFileError.corruptHeader(file: "", reason: "truncated")) throws -> Int {
+    mutating func u64(or error: @autoclosure () -> Error) throws -> Int {
         let raw = try bytes(8, or: error())
         let value = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
         guard value <= UInt64(Int.max / 2) else { throw error() }

@@ -13,6 +13,8 @@ public enum TensorFileError: Error, Equatable, CustomStringConvertible {
     case shapeMismatch(file: String, tensor: String, expected: [Int], actual: [Int])
     case unusedTensors(file: String, tensors: [String])
     case wrongKind(file: String, expected: String, actual: String)
+    /// The file asks for more than the reader's configured limit (`TensorFile.Limits`); nothing was allocated for it.
+    case limitExceeded(file: String, what: String, limit: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum TensorFileError: Error, Equatable, CustomStringConvertible {
         case let .unusedTensors(file, tensors):
             "\(file): \(tensors.count) tensor(s) not used by the model described in the file: \(tensors.prefix(5).joined(separator: ", "))\(tensors.count > 5 ? ", …" : "")"
         case let .wrongKind(file, expected, actual): "\(file): this is a '\(actual)' file, expected '\(expected)'"
+        case let .limitExceeded(file, what, limit): "\(file): \(what) exceeds the limit of \(limit)"
         }
     }
 }

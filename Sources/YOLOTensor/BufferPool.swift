@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Recycles tensor storage, so that repeated forward passes reuse the buffers of the previous one
 /// instead of mapping fresh pages (each new page costs a fault and a kernel zero-fill).
@@ -24,17 +24,26 @@ public final class BufferPool: Sendable {
         var peakLiveBytes = 0
     }
 
-    private let state = Mutex(State())
+    // NSLock (a pthread mutex) rather than Synchronization.Mutex: ThreadSanitizer sees it, so the
+    // hand-over of a buffer from one thread to the next is not reported as a race.
+    private let lock = NSLock()
+    nonisolated(unsafe) private var state = State()
     public let capacityBytes: Int
 
     public init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
     }
 
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
     /// A 64-byte-aligned buffer of at least `byteCount` bytes, contents unspecified.
     public func take(byteCount: Int) -> Buffer {
         let capacity = (byteCount + 4095) / 4096 * 4096  // whole pages: neighbours in size share buffers
-        let recycled = state.withLock { state -> Buffer? in
+        let recycled = withState { state -> Buffer? in
             let first = state.free.partitioningIndex { $0.capacity >= byteCount }
             let buffer: Buffer?
             if first < state.free.count, state.free[first].capacity <= 2 * capacity {
@@ -53,7 +62,7 @@ public final class BufferPool: Sendable {
 
     /// Gives back a buffer from `take(byteCount:)`.
     public func give(_ buffer: Buffer) {
-        let kept = state.withLock { state -> Bool in
+        let kept = withState { state -> Bool in
             state.liveBytes -= buffer.capacity
             guard state.freeBytes + buffer.capacity <= capacityBytes else { return false }
             state.free.insert(buffer, at: state.free.partitioningIndex { $0.capacity >= buffer.capacity })
@@ -65,7 +74,7 @@ public final class BufferPool: Sendable {
 
     /// Returns every free buffer to the system.
     public func drain() {
-        let buffers = state.withLock { state -> [Buffer] in
+        let buffers = withState { state -> [Buffer] in
             defer { state.free = []; state.freeBytes = 0 }
             return state.free
         }
@@ -73,10 +82,10 @@ public final class BufferPool: Sendable {
     }
 
     /// Bytes held in free buffers now.
-    public var freeBytes: Int { state.withLock { $0.freeBytes } }
+    public var freeBytes: Int { withState { $0.freeBytes } }
 
     /// Bytes in buffers handed out and not given back: now, and the most ever at once.
-    public var liveBytes: (now: Int, peak: Int) { state.withLock { ($0.liveBytes, $0.peakLiveBytes) } }
+    public var liveBytes: (now: Int, peak: Int) { withState { ($0.liveBytes, $0.peakLiveBytes) } }
 }
 
 extension Array {

@@ -37,13 +37,14 @@ typedef struct {
     int32_t interlaced;   ///< PNG Adam7, or JPEG progressive
 } sy_image_info;
 
-/// Reads the PNG header (signature and IHDR) from memory.
-int sy_png_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err);
+/// Reads the PNG header (signature and IHDR, and the chunks before the image data) from memory.
+/// No ancillary chunk may allocate or inflate more than `max_chunk_bytes`.
+int sy_png_read_info(const uint8_t *data, size_t size, size_t max_chunk_bytes, sy_image_info *info, char *err);
 
 /// Decodes a PNG to interleaved RGB8 the way OpenCV's imread(IMREAD_COLOR) does: 16-bit samples
 /// keep their high byte, gray is replicated, palettes are expanded, alpha and tRNS are dropped,
 /// gamma is not applied. `out` must hold width*height*3 bytes of the header's dimensions.
-int sy_png_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+int sy_png_decode_rgb8(const uint8_t *data, size_t size, size_t max_chunk_bytes, int32_t width, int32_t height,
                        uint8_t *out, size_t out_size, char *err);
 
 /// Writes interleaved RGB8 as an 8-bit RGB PNG to `path` (the caller makes it atomic).
@@ -54,8 +55,9 @@ int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, cha
 
 /// Decodes a JPEG to interleaved RGB8 (libjpeg defaults: ISLOW IDCT, fancy upsampling), as
 /// OpenCV's imread does. Gray is replicated; CMYK/YCCK are refused. A JPEG that ends early is an
-/// error (libjpeg itself would only warn and fill the rest with gray).
-int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height,
+/// error (libjpeg itself would only warn and fill the rest with gray). A progressive JPEG with more
+/// than `max_scans` scans is refused (each scan is a pass over the whole image).
+int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height, int32_t max_scans,
                         uint8_t *out, size_t out_size, char *err);
 
 #ifdef __cplusplus

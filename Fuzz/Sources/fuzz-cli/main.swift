@@ -1,0 +1,37 @@
+// libFuzzer target: the CLI's option parsing and validation, on the real command types
+// (Sources/swift-yolo, every subcommand). The input is argv, arguments separated by NUL bytes.
+// Nothing is run: a command line that parses has its `--classes` filter resolved against a label
+// map (as `detect` does with the model's names), and an error is rendered as the user would see
+// it (usage, help, or the one-line message).
+import ArgumentParser
+import FuzzSupport
+@testable import SwiftYOLOCLI
+import YOLODetect
+
+private let labels = LabelMap(names: (0..<80).map { "class\($0)" } + ["person", "bus", "traffic light", "Zebra"])
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let arguments = UnsafeBufferPointer(start: data, count: size)
+        .split(separator: 0, omittingEmptySubsequences: false)
+        .map { String(decoding: $0, as: UTF8.self) }
+    do {
+        _ = try SwiftYOLOCommand.parseAsRoot(arguments)
+        for (index, argument) in arguments.enumerated() {
+            let value = argument.hasPrefix("--classes=") ? String(argument.dropFirst(10))
+                : argument == "--classes" && index + 1 < arguments.count ? arguments[index + 1] : nil
+            guard let value else { continue }
+            do {
+                let ids = try labels.classIds(parsing: value)
+                Fuzz.check(ids.allSatisfy { (0..<labels.count).contains($0) }, "class ids \(ids) out of range")
+            } catch {
+                Fuzz.check(!"\(error)".isEmpty, "empty class-filter error")
+            }
+        }
+    } catch {
+        let message = SwiftYOLOCommand.fullMessage(for: error)
+        let status = SwiftYOLOCommand.exitCode(for: error)
+        Fuzz.check(status.isSuccess || !message.isEmpty, "a failure with no message (status \(status.rawValue))")
+    }
+    return 0
+}

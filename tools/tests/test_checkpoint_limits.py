@@ -1,0 +1,165 @@
+"""Hostile checkpoints: the reader's limits hold, each refusal names its limit, and every input the
+fuzzer ever found (Fuzz/Corpus/checkpoint) is read or refused with a CheckpointError."""
+
+import os
+import struct
+import tempfile
+import time
+import unittest
+import zipfile
+
+import numpy as np
+
+from support import REPO, run_tool
+from checkpoint import CheckpointError, Limits, load_checkpoint
+from fake_checkpoint import (Call, Global, RawOpcodes, TensorStore, checkpoint_dict, encode_pickle,
+                             tiny_detection_model, write_pt)
+
+FUZZ_CORPUS = os.path.join(REPO, "Fuzz", "Corpus", "checkpoint")
+
+
+def shared_lists(levels, width):
+    """Pickle opcodes of `levels` nested lists, each holding `width` references to the one below (memoized):
+    a few hundred bytes that a naive walk visits width ** levels times."""
+    ops = b"](" + b"N" * width + b"e" + b"q\x00"
+    for level in range(1, levels):
+        ops += b"0](" + (b"h" + bytes([level - 1])) * width + b"e" + b"q" + bytes([level])  # POP the level below
+    return RawOpcodes(ops)
+
+
+class CheckpointLimitTests(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "hostile.pt")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write_model(self, **model_arguments):
+        store = TensorStore()
+        write_pt(self.path, checkpoint_dict(tiny_detection_model(store, **model_arguments)), store.storages)
+        return self.path
+
+    def assertRefused(self, *fragments, limits=Limits(), seconds=5):
+        start = time.monotonic()
+        with self.assertRaises(CheckpointError) as caught:
+            load_checkpoint(self.path, limits)
+        self.assertLess(time.monotonic() - start, seconds, "refused, but only after a long time")
+        for fragment in fragments:
+            self.assertIn(fragment, str(caught.exception))
+        return str(caught.exception)
+
+    def test_memo_index_bomb_is_refused_before_unpickling(self):
+        # LONG_BINPUT 1,479,048,563: CPython's unpickler would grow its memo table to that size (~12 GB).
+        # Found by the checkpoint fuzz target (Fuzz/Corpus/checkpoint/regression-memo-index-bomb).
+        with zipfile.ZipFile(self.path, "w") as z:
+            z.writestr("archive/data.pkl", b"\x80\x02N" + b"r" + struct.pack("<I", 1_479_048_563) + b".")
+        self.assertRefused("memo entry 1479048563", "after only 0 entries", seconds=1)
+
+    def test_opcode_count_is_limited(self):
+        self.write_model()
+        self.assertRefused("more than 100 opcodes", "limit max_pickle_opcodes=100", "--limit max_pickle_opcodes=N",
+                           limits=Limits(max_pickle_opcodes=100))
+
+    def test_zip_bomb_is_refused_from_the_directory(self):
+        store = TensorStore()
+        root = checkpoint_dict(tiny_detection_model(store))
+        with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED) as z:  # 8 MB of zeros in ~8 KB
+            z.writestr("archive/data.pkl", encode_pickle(root))
+            for key, data in store.storages.items():
+                z.writestr(f"archive/data/{key}", data)
+            z.writestr("archive/data/padding", bytes(8 << 20))
+        self.assertRefused("zip entry 'archive/data/padding' expands", "to 8388608", "max_compression_ratio=100")
+
+    def test_declared_size_is_limited(self):
+        self.write_model()
+        self.assertRefused("uncompressed bytes", "limit max_total_bytes=1000", limits=Limits(max_total_bytes=1000))
+
+    def test_pickle_size_is_limited(self):
+        self.write_model()
+        self.assertRefused("data.pkl is", "limit max_pickle_bytes=100", limits=Limits(max_pickle_bytes=100))
+
+    def test_shared_references_cannot_explode_the_yaml_walk(self):
+        # 9 levels of 10 references: 10^9 visits if the walk followed every reference.
+        self.write_model(yaml={"nc": 2, "head": shared_lists(levels=9, width=10)})
+        self.assertRefused("model.yaml refers to more than 1000000 objects", "limit max_walk_nodes=1000000")
+
+    def test_module_walk_is_limited(self):
+        self.write_model()
+        self.assertRefused("the model's modules refers to more than 3 objects", "limit max_walk_nodes=3",
+                           limits=Limits(max_walk_nodes=3))
+
+    def test_nesting_limit_is_configurable(self):
+        self.write_model(yaml={"nc": 2, "head": [[[[[1]]]]]})  # the modules nest 4 deep, the yaml 6
+        self.assertRefused("model.yaml.head[0][0][0]", "nests deeper than 4 levels", "limit max_nesting=4",
+                           limits=Limits(max_nesting=4))
+
+    def test_names_with_keys_that_are_not_class_ids(self):
+        store = TensorStore()
+        model = tiny_detection_model(store)
+        model.state["names"] = {0: "cat", "dog": 1}  # sorted() of mixed keys raised TypeError before
+        write_pt(self.path, checkpoint_dict(model), store.storages)
+        self.assertRefused("model.names keys are not the class ids")
+
+    def test_non_finite_stride(self):
+        store = TensorStore()
+        model = tiny_detection_model(store)
+        model.state["stride"] = store.tensor([np.inf], "FloatStorage", "<f4")
+        write_pt(self.path, checkpoint_dict(model), store.storages)
+        self.assertRefused("model.stride is [inf], expected finite numbers")
+
+    def test_undecodable_zip_entry_name(self):
+        # A central-directory name flagged UTF-8 that is not: zipfile raised UnicodeDecodeError (found by fuzzing).
+        self.write_model()
+        with open(self.path, "rb") as f:
+            data = bytearray(f.read())
+        central = data.rindex(b"PK\x01\x02" + data[data.rindex(b"PK\x01\x02") + 4:data.rindex(b"PK\x01\x02") + 6])
+        flags_at, name_at = central + 8, central + 46
+        data[flags_at:flags_at + 2] = struct.pack("<H", struct.unpack_from("<H", data, flags_at)[0] | 0x800)
+        data[name_at] = 0x80
+        with open(self.path, "wb") as f:
+            f.write(data)
+        self.assertRefused("corrupt zip archive: UnicodeDecodeError")
+
+    def test_limits_from_the_command_line(self):
+        self.write_model()
+        out = os.path.join(self.tmp.name, "out.swyolo")
+        refused = run_tool("convert.py", "--limit", "max_pickle_opcodes=50", self.path, out)
+        self.assertEqual(refused.returncode, 1, refused.stderr)
+        self.assertIn("limit max_pickle_opcodes=50", refused.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(run_tool("convert.py", "--limit", "max_pickle_opcodes=100000", self.path, out).returncode, 0)
+        bad = run_tool("convert.py", "--limit", "no_such_limit=1", self.path, out)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("max_pickle_opcodes", bad.stderr)
+
+    def test_fuzz_corpus_is_read_or_refused(self):
+        """Every input of the checkpoint fuzz target's corpus, earlier findings included (regression-*)."""
+        names = sorted(os.listdir(FUZZ_CORPUS))
+        self.assertTrue(any(name.startswith("regression-") for name in names))
+        for name in names:
+            with open(os.path.join(FUZZ_CORPUS, name), "rb") as f:
+                data = f.read()
+            if not data:
+                continue
+            payload = data[1:]
+            if data[0] % 2:  # the pickle alone, beside the tiny model's storages (tools/fuzz/fuzz_checkpoint.py)
+                store = TensorStore()
+                tiny_detection_model(store)
+                with zipfile.ZipFile(self.path, "w") as z:
+                    z.writestr("archive/data.pkl", payload)
+                    z.writestr("archive/byteorder", "little")
+                    for key, storage in store.storages.items():
+                        z.writestr(f"archive/data/{key}", storage)
+            else:
+                with open(self.path, "wb") as f:
+                    f.write(payload)
+            with self.subTest(input=name):
+                try:
+                    load_checkpoint(self.path)
+                except CheckpointError:
+                    pass
+
+
+if __name__ == "__main__":
+    unittest.main()
