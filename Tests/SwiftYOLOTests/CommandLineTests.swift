@@ -13,13 +13,24 @@ import Testing
 
     /// Runs the built `swift-yolo` with `arguments` from the repository root.
     static func swiftYOLO(_ arguments: [String]) throws -> Run {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-yolo")
+        try runProcess(swiftYOLOExecutable, arguments)
+    }
+
+    /// The `swift-yolo` built beside the test bundle.
+    static var swiftYOLOExecutable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-yolo")
+    }
+
+    /// Runs `executable` from the repository root with the reference weights as the default model;
+    /// a death by signal `s` is status `128 + s`, as shells report it.
+    static func runProcess(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -28,7 +39,8 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func jsonObject(_ line: String) throws -> [String: Any] {

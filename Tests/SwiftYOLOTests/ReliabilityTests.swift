@@ -54,7 +54,7 @@ import YOLOModel
     /// Runs the built `swift-yolo` under `limit` (through python3, which sets the limit, the SIGXFSZ
     /// disposition and its mask explicitly: the test runner's are inherited, and it blocks the signal).
     static func swiftYOLO(_ arguments: [String], limit: FileSizeLimit = .none) throws -> CommandLineTests.Run {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-yolo").path
+        let executable = CommandLineTests.swiftYOLOExecutable.path
         let (bytes, disposition): (Int, String) = switch limit {
         case .none: (-1, "SIG_DFL")
         case let .failsWrites(bytes): (bytes, "SIG_IGN")
@@ -67,24 +67,8 @@ import YOLOModel
             if \(bytes) >= 0: resource.setrlimit(resource.RLIMIT_FSIZE, (\(bytes), \(bytes)))
             os.execv(sys.argv[1], sys.argv[1:])
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", wrapper, executable] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return CommandLineTests.Run(status: status, stdout: String(decoding: stdout, as: UTF8.self),
-                                    stderr: String(decoding: stderr, as: UTF8.self))
+        return try CommandLineTests.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", wrapper, executable] + arguments,
+                                               environment: ["SWIFT_BACKTRACE": "enable=no"])
     }
 
     static func freshDirectory(_ name: String) throws -> String {
