@@ -35,9 +35,9 @@ fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyol
 $(GENERATED)/tiny-yolo11.swyolo: Fuzz/Seeds/models/tiny-yolo11.manifest.json tools/random_weights.py
 	@mkdir -p $(GENERATED)
 	$(PYTHON) tools/random_weights.py --manifest $< --out $@
-$(GENERATED)/yolo11n-random38.swyolo: Tests/Fixtures/models/yolo11n-random38.pt tools/convert.py
+$(GENERATED)/yolo11n-random38.swyolo: Tests/Fixtures/models/yolo11n-random38.manifest.json tools/random_weights.py
 	@mkdir -p $(GENERATED)
-	$(PYTHON) tools/convert.py $< $@
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
 $(GENERATED)/yolo11m-random.swyolo: Tests/Fixtures/models/yolo11m-random.manifest.json tools/random_weights.py
 	@mkdir -p $(GENERATED)
 	$(PYTHON) tools/random_weights.py --manifest $< --out $@

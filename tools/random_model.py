@@ -93,7 +93,7 @@ def save_checkpoint(model, cfg, seed, path):
     }, path)
 
 
-def write_manifest(model, tensors, cfg, seed, name, path):
+def write_manifest(model, tensors, cfg, seed, name, path, precision="float32"):
     """Write the manifest; one line per key and per tensor, so diffs stay readable."""
     eps = {m.eps for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)}
     assert len(eps) == 1, eps
@@ -110,6 +110,7 @@ def write_manifest(model, tensors, cfg, seed, name, path):
         "activations": {name: type(m.act).__name__ for name, m in model.named_modules()
                         if hasattr(m, "act") and hasattr(m, "conv")},
         "parameter_count": sum(p.numel() for p in model.parameters()),
+        "precision": precision,
         "tensors": tensors,
     }
     as_read = json.loads(json.dumps(manifest))  # exactly what random_weights.py will see
@@ -130,6 +131,8 @@ def main(argv=None):
     output.add_argument("--out", help="checkpoint to write (.pt)")
     output.add_argument("--manifest", help="manifest to write (.json) instead of a checkpoint")
     parser.add_argument("--name", help="model name recorded in the manifest (default: the manifest's file stem)")
+    parser.add_argument("--precision", choices=["float32", "float16"], default="float32",
+                        help="manifest only: values rounded to half precision, as Ultralytics saves checkpoints")
     args = parser.parse_args(argv)
 
     model, tensors = build_model(args.cfg, args.nc, args.seed)
@@ -140,7 +143,7 @@ def main(argv=None):
               f"seed {args.seed}")
     else:
         name = args.name or os.path.basename(args.manifest).split(".")[0]
-        manifest = write_manifest(model, tensors, args.cfg, args.seed, name, args.manifest)
+        manifest = write_manifest(model, tensors, args.cfg, args.seed, name, args.manifest, args.precision)
         print(f"random_model.py: wrote {args.manifest}: {len(tensors)} tensors, {parameters:,} parameters, "
               f"expected sha256 for seed {args.seed}: {manifest['expected_sha256'][str(args.seed)]}")
     return 0

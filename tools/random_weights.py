@@ -45,15 +45,23 @@ INIT_RULES = {
 }
 
 
-def random_state_dict(tensors, seed):
+# How a manifest's values are stored: "float32", or "float16" as Ultralytics saves checkpoints (the
+# values are rounded to float32, then to half precision as torch's .half() does, and stored as float32,
+# as tools/convert.py upcasts them).
+PRECISIONS = {"float32": np.float32, "float16": np.float16}
+
+
+def random_state_dict(tensors, seed, precision="float32"):
     """Deterministic random values for `tensors` (dicts with name, shape, init), drawn in list order."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"unknown precision {precision!r}")
     rs = np.random.RandomState(seed)
     values = {}
     for tensor in tensors:
         rule = INIT_RULES.get(tensor["init"])
         if rule is None:
             raise ValueError(f"tensor '{tensor['name']}': unknown init rule {tensor['init']!r}")
-        values[tensor["name"]] = rule(rs, tuple(tensor["shape"])).astype(np.float32)
+        values[tensor["name"]] = rule(rs, tuple(tensor["shape"])).astype(np.float32).astype(PRECISIONS[precision]).astype(np.float32)
     return values
 
 
@@ -64,7 +72,8 @@ def encode_random_weights(manifest, seed):
         source={"manifest": manifest["name"], "seed": seed, "rng": "numpy.random.RandomState"},
         yaml=manifest["yaml"], names=manifest["names"], stride=manifest["stride"],
         batchnorm_eps=manifest["batchnorm_eps"], activations=manifest["activations"])
-    return encode_tensor_file(metadata, random_state_dict(manifest["tensors"], seed).items())
+    values = random_state_dict(manifest["tensors"], seed, manifest.get("precision", "float32"))
+    return encode_tensor_file(metadata, values.items())
 
 
 def main(argv=None):

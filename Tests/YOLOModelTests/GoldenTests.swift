@@ -13,7 +13,7 @@ import YOLOModel
     static let cases = [
         // The reference COCO checkpoint on bus.jpg, letterboxed to 320×256.
         Case(weights: "Weights/yolo11n.swyolo", golden: "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo"),
-        // A seeded random YOLO11n with 38 classes and random BatchNorm statistics (a .pt, converted).
+        // A seeded random YOLO11n with 38 classes and random BatchNorm statistics, fp16-rounded weights.
         Case(weights: "Tests/Fixtures/generated/yolo11n-random38.swyolo", golden: "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"),
         // A seeded random YOLO11m: C3k inner blocks, widths capped by max_channels.
         Case(weights: "Tests/Fixtures/generated/yolo11m-random.swyolo", golden: "Tests/Fixtures/golden/yolo11m-random-seed11-128x96.swyolo"),
