@@ -30,14 +30,17 @@ struct DFL: Sendable {
             }
             var maximum = load(0)
             for j in 1..<bins { maximum = lanewiseMax(maximum, load(j)) }
-            var sum = SIMD8<Float>()
-            var exponentials = [SIMD8<Float>](repeating: SIMD8(), count: bins)
-            for j in 0..<bins {
-                exponentials[j] = vectorExp(load(j) - maximum)
-                sum += exponentials[j]
+            // The exponentials live on the stack: this runs once per eight anchors and side.
+            let expectation = withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: bins) { exponentials in
+                var sum = SIMD8<Float>()
+                for j in 0..<bins {
+                    exponentials[j] = vectorExp(load(j) - maximum)
+                    sum += exponentials[j]
+                }
+                var expectation = SIMD8<Float>()
+                for j in 0..<bins { expectation += weights[j] * (exponentials[j] / sum) }
+                return expectation
             }
-            var expectation = SIMD8<Float>()
-            for j in 0..<bins { expectation += weights[j] * (exponentials[j] / sum) }
             for lane in 0..<min(8, count) { output[i + lane] = expectation[lane] }
             start = i + 8
         }
