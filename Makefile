@@ -54,9 +54,12 @@ test-python:
 	$(PYTHON) -m unittest discover -s tools/tests -t tools
 
 # On x86-64 CPUs with AVX2 and FMA (every one since 2013) build for them: the SIMD kernels then
-# work on 8 floats per instruction instead of 4. The binary then needs such a CPU; CPU= overrides.
+# work on 8 floats per instruction instead of 4, and SWIFTYOLO_FMA lets them fuse multiply-adds
+# (YOLOKernels' `multiplyAdd`). The binary then needs such a CPU; CPU= overrides (CPU= empty: a
+# generic x86-64 build; any other CPU named must have FMA).
 CPU ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo haswell)
-SWIFT_RELEASE_FLAGS := -c release $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
+CPU_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU) -Xswiftc -DSWIFTYOLO_FMA)
+SWIFT_RELEASE_FLAGS := -c release $(CPU_FLAGS)
 
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
 # -enable-testing keeps @testable imports working.
@@ -95,7 +98,7 @@ golden:
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
 ## Both build with the same CPU target as `make release` (CPU=).
 .PHONY: bench-kernels bench-peers
-BENCH_SWIFT_FLAGS = $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
+BENCH_SWIFT_FLAGS = $(CPU_FLAGS)
 bench-kernels: deps
 	swift package $(BENCH_SWIFT_FLAGS) --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 

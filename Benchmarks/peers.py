@@ -117,13 +117,14 @@ def export_models(weights: Path) -> tuple[Path, Path]:
 
 
 def default_swift_flags() -> str:
-    """What `make release` builds with: on x86-64 CPUs with AVX2 and FMA, `-target-cpu haswell`."""
+    """What `make release` builds with: on x86-64 CPUs with AVX2 and FMA, `-target-cpu haswell` and
+    the kernels' fused multiply-adds (`-D SWIFTYOLO_FMA`)."""
     try:
         flags = Path("/proc/cpuinfo").read_text().split()
     except OSError:
         return ""
     if platform.machine() == "x86_64" and "avx2" in flags and "fma" in flags:
-        return "-Xswiftc -target-cpu -Xswiftc haswell"
+        return "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA"
     return ""
 
 
@@ -599,7 +600,7 @@ def main() -> None:
                         help="keep an OPENBLAS_CORETYPE from the environment (default: remove it, let OpenBLAS detect the CPU)")
     parser.add_argument("--swift-flags", default=None,
                         help="extra `swift build` flags for swiftyolo-peer (default: as `make release`, "
-                             "-Xswiftc -target-cpu -Xswiftc haswell on CPUs with AVX2 and FMA)")
+                             "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA on CPUs with AVX2 and FMA)")
     parser.add_argument("--no-venv", action="store_true", help="run in this interpreter (peers installed already)")
     parser.add_argument("--worker", choices=ENGINES[1:], help=argparse.SUPPRESS)
     parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)

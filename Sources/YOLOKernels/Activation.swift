@@ -1,5 +1,3 @@
-import Foundation
-
 /// The point-wise non-linearity applied after a convolution.
 public enum Activation: Sendable, Equatable {
     /// None: the convolution's output as it is (`act=False` in Ultralytics' `Conv`).
@@ -66,15 +64,29 @@ public func sigmoidInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
 }
 
 /// Softmax over each of `rows` contiguous rows of `columns` values, in place, with the row
-/// maximum subtracted first so that no exponent overflows.
+/// maximum subtracted first so that no exponent overflows; eight columns at a time (see
+/// `vectorExp`), the sum in eight lanes.
 public func softmaxRowsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+    let vectorColumns = columns / 8 * 8
     for r in 0..<rows {
         let row = values + r * columns
-        var maximum = -Float.infinity
-        for j in 0..<columns { maximum = max(maximum, row[j]) }
-        var sum: Float = 0
-        for j in 0..<columns {
-            let e = expf(row[j] - maximum)
+        let raw = UnsafeMutableRawPointer(row)
+        var maxima = SIMD8<Float>(repeating: -.infinity)
+        for j in stride(from: 0, to: vectorColumns, by: 8) {
+            maxima = lanewiseMax(maxima, raw.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self))
+        }
+        var maximum = maxima.max()
+        for j in vectorColumns..<columns { maximum = max(maximum, row[j]) }
+        let shift = SIMD8<Float>(repeating: maximum)
+        var sums = SIMD8<Float>()
+        for j in stride(from: 0, to: vectorColumns, by: 8) {
+            let e = vectorExp(raw.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self) - shift)
+            raw.storeBytes(of: e, toByteOffset: j * 4, as: SIMD8<Float>.self)
+            sums += e
+        }
+        var sum = sums.sum()
+        for j in vectorColumns..<columns {
+            let e = vectorExp(SIMD8(repeating: row[j] - maximum))[0]
             row[j] = e
             sum += e
         }

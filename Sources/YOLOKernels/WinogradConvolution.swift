@@ -108,9 +108,17 @@ struct WinogradConvolution: Sendable {
                 let source = plane + (firstRow + r) * width
                 let even = split + (2 * r) * halfWidth, odd = even + halfWidth
                 // Input column x is padded column x + 1: even columns of the input go to `odd`.
-                for m in 0..<(width / 2) {
-                    odd[m] = source[2 * m]
-                    even[m + 1] = source[2 * m + 1]
+                var m = 0
+                while m + 8 <= width / 2 {
+                    let pairs = UnsafeRawPointer(source + 2 * m).loadUnaligned(as: SIMD16<Float>.self)
+                    UnsafeMutableRawPointer(odd + m).storeBytes(of: pairs.evenHalf, as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(even + m + 1).storeBytes(of: pairs.oddHalf, as: SIMD8<Float>.self)
+                    m += 8
+                }
+                while m < width / 2 {
+                    odd[m] = source[2 &* m]
+                    even[m &+ 1] = source[2 &* m &+ 1]
+                    m += 1
                 }
                 if width % 2 == 1 { odd[width / 2] = source[width - 1] }
             }

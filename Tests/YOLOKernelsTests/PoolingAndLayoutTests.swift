@@ -45,6 +45,28 @@ import YOLOKernels
         #expect(abs(values[3] - 0.5) < 1e-6 && abs(values[4] - 0.5) < 1e-6 && values[5] == 0)
     }
 
+    @Test(arguments: [1, 7, 8, 37, 400])
+    func softmaxMatchesTheDefinitionInDoublePrecision(columns: Int) {
+        var generator = SeededGenerator(seed: UInt64(columns))
+        let rows = 3
+        let input = randomValues(rows * columns, in: -40...40, using: &generator)
+        var values = input
+        values.withUnsafeMutableBufferPointer { softmaxRowsInPlace($0.baseAddress!, rows: rows, columns: columns) }
+        for r in 0..<rows {
+            // The differences to the row maximum as the kernel forms them, in Float (their rounding
+            // is the input's, ~2^-18 relative at |x − max| ≈ 80); all the rest in Double.
+            let row = input[(r * columns)..<((r + 1) * columns)]
+            let maximum = row.max()!
+            let differences = row.map { Double($0 - maximum) }
+            let sum = differences.reduce(0) { $0 + exp($1) }
+            for (j, difference) in differences.enumerated() {
+                let expected = exp(difference) / sum
+                #expect(abs(Double(values[r * columns + j]) - expected) <= 1e-6 * max(expected, 1e-30),
+                        "row \(r) column \(j) of \(columns)")
+            }
+        }
+    }
+
     @Test func siluAndSigmoidMatchTheirDefinitions() {
         var values: [Float] = [-20, -1, 0, 0.5, 3, 20]
         let expected = values.map { Double($0) / (1 + exp(-Double($0))) }
