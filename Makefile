@@ -55,10 +55,14 @@ test-python:
 
 # On x86-64 CPUs with AVX2 and FMA (every one since 2013) build for them: the SIMD kernels then
 # work on 8 floats per instruction instead of 4, and SWIFTYOLO_FMA lets them fuse multiply-adds
-# (YOLOKernels' `multiplyAdd`). The binary then needs such a CPU; CPU= overrides (CPU= empty: a
-# generic x86-64 build; any other CPU named must have FMA).
-CPU ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo haswell)
-CPU_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU) -Xswiftc -DSWIFTYOLO_FMA)
+# (YOLOKernels' `multiplyAdd`); on CPUs with AVX-512 (F, BW, DQ, VL) build for skylake-avx512, and
+# SWIFTYOLO_AVX512 widens the element-wise kernels to 16 floats (`FloatVector`). The binary then
+# needs such a CPU. CPU= overrides: empty for a generic x86-64 build; any other CPU named must have
+# FMA, and one whose name contains avx512 gets the 16-float kernels.
+CPU ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && \
+         { for f in avx512f avx512bw avx512dq avx512vl; do grep -qw $$f /proc/cpuinfo || { echo haswell; exit; }; done; echo skylake-avx512; })
+CPU_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU) -Xswiftc -DSWIFTYOLO_FMA) \
+             $(if $(findstring avx512,$(CPU)),-Xswiftc -DSWIFTYOLO_AVX512)
 SWIFT_RELEASE_FLAGS := -c release $(CPU_FLAGS)
 
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.

@@ -17,8 +17,10 @@ struct BenchReport: Encodable {
     /// OpenBLAS's kernel family, and the `OPENBLAS_CORETYPE` that forced it, if any.
     let blasCore: String
     let blasCoreForced: String?
-    /// Whether YOLOKernels' SIMD code was built with fused multiply-adds (`kernelsUseFusedMultiplyAdd`).
+    /// Whether YOLOKernels' SIMD code was built with fused multiply-adds (`kernelsUseFusedMultiplyAdd`),
+    /// and the floats in its element-wise vectors (`FloatVector.scalarCount`).
     let fusedMultiplyAdd: Bool
+    let vectorLanes: Int
     let runs: Int
     let warmup: Int
     let loadMilliseconds: Double
@@ -34,8 +36,8 @@ struct BenchReport: Encodable {
         var lines = [
             "model \(model), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             "OpenBLAS kernels: \(blasCore)" + (blasCoreForced.map { " (forced by OPENBLAS_CORETYPE=\($0); unset it to let OpenBLAS pick the best for this CPU)" } ?? ""),
-            "SwiftYOLO kernels: " + (fusedMultiplyAdd ? "fused multiply-add"
-                                     : "separate multiply and add (build with `make release` for this CPU's FMA)"),
+            "SwiftYOLO kernels: \(vectorLanes)-float vectors, "
+                + (fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add (build with `make release` for this CPU's FMA)"),
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
             String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once)",
@@ -62,6 +64,7 @@ struct BenchReport: Encodable {
             let threads: Int
             let blas_core: String
             let fused_multiply_add: Bool
+            let vector_lanes: Int
             let runs: Int
             let warmup: Int
             let median_ms: Double
@@ -80,7 +83,7 @@ struct BenchReport: Encodable {
             let gflop: Double
         }
         let output = Output(
-            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, fused_multiply_add: fusedMultiplyAdd, runs: runs, warmup: warmup,
+            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, fused_multiply_add: fusedMultiplyAdd, vector_lanes: vectorLanes, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,
             layers: layers.map { LayerOutput(index: $0.index, module: $0.module, median_ms: $0.milliseconds, gflop: Double($0.flops) / 1e9) })

@@ -27,6 +27,9 @@ import YOLOKernels
         }
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
         cases.append(Case(inputChannels: 17, outputChannels: 9, kernelSize: 1, stride: 1, groups: 1, height: 11, width: 3))
+        // Depthwise at stride 1 over rows of several vectors and a partial one (Detect's DWConv, PSA's pe).
+        cases.append(Case(inputChannels: 16, outputChannels: 16, kernelSize: 3, stride: 1, groups: 16, height: 9, width: 27))
+        cases.append(Case(inputChannels: 4, outputChannels: 4, kernelSize: 5, stride: 1, groups: 4, height: 12, width: 17))
         return cases
     }()
 
