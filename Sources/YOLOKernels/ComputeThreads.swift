@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How many threads the kernels use. The kernels split their work themselves (convolutions by
 /// blocks of output positions or tiles, direct loops by channel) and call OpenBLAS single-threaded
@@ -29,6 +30,11 @@ public enum ComputeThreads {
 /// A fixed set of worker threads that run the chunks of one `parallelFor` at a time, with the
 /// caller working too; while one job runs, a `parallelFor` from another thread runs serially on
 /// that thread, so concurrent detections share the cores instead of queueing.
+///
+/// A forward pass is hundreds of `parallelFor`s, some only tens of microseconds long, so waking a
+/// sleeping thread for each would cost as much as the work: a worker that finishes spins for up to
+/// `spinTime` watching for the next job before it sleeps, and the caller spins the same way for
+/// the workers to finish (as OpenMP runtimes do, with KMP_BLOCKTIME).
 final class WorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
@@ -39,6 +45,11 @@ final class WorkerPool: @unchecked Sendable {
     private var nextChunk = 0
     private var unfinished = 0
     private var generation = 0
+    // Mirrors of `generation` and `unfinished` that a spinning thread reads without the lock.
+    private let publishedGeneration = Atomic<Int>(0)
+    private let unfinishedChunks = Atomic<Int>(0)
+    /// How long a thread spins before it sleeps.
+    private let spinTime = Duration.microseconds(200)
 
     private static let isWorkerKey = "SwiftYOLO.WorkerPool.isWorker"
 
@@ -93,7 +104,9 @@ final class WorkerPool: @unchecked Sendable {
             chunks = parts
             nextChunk = 1  // the caller runs chunk 0
             unfinished = parts - 1
+            unfinishedChunks.store(unfinished, ordering: .releasing)
             generation += 1
+            publishedGeneration.store(generation, ordering: .releasing)
             condition.broadcast()
             condition.unlock()
 
@@ -101,6 +114,7 @@ final class WorkerPool: @unchecked Sendable {
             chunk(0)
             Thread.current.threadDictionary[Self.isWorkerKey] = nil
 
+            _ = spin { unfinishedChunks.load(ordering: .acquiring) == 0 }
             condition.lock()
             while unfinished > 0 { condition.wait() }
             job = nil
@@ -116,7 +130,12 @@ final class WorkerPool: @unchecked Sendable {
             // Sleep until a job has a chunk left that nobody took.
             while generation == seen || nextChunk >= chunks || job == nil {
                 if generation != seen { seen = generation }
-                condition.wait()
+                let observed = seen
+                condition.unlock()
+                let published = spin { publishedGeneration.load(ordering: .acquiring) != observed }
+                condition.lock()
+                // Re-checked under the lock: a job published after this check is broadcast to the wait.
+                if !published && generation == observed { condition.wait() }
             }
             let part = nextChunk
             nextChunk += 1
@@ -125,7 +144,18 @@ final class WorkerPool: @unchecked Sendable {
             job(part)
             condition.lock()
             unfinished -= 1
+            unfinishedChunks.store(unfinished, ordering: .releasing)
             if unfinished == 0 { condition.broadcast() }
+        }
+    }
+
+    /// Polls `done` for up to `spinTime`; whether it came true.
+    private func spin(until done: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + spinTime
+        while true {
+            for _ in 0..<64 where done() { return true }
+            if clock.now >= deadline { return done() }
         }
     }
 }
