@@ -23,7 +23,7 @@ public struct Convolution: Sendable {
     ///   - positionsPerBlock: forces the block size of the im2col path (tests use small odd sizes
     ///     to cover blocks that start and end inside output rows).
     ///   - allowsWinograd: run 3×3 stride-1 convolutions with at least 8 input and output channels
-    ///     by Winograd F(2×2, 3×3) (the default); `false` keeps them on the im2col path.
+    ///     by Winograd F(4×4, 3×3) (the default); `false` keeps them on the im2col path.
     public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
                 positionsPerBlock: Int? = nil, allowsWinograd: Bool = true) {
         precondition(weights.count == geometry.outputChannels * geometry.filterSize,

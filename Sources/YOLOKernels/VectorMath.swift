@@ -58,24 +58,17 @@ public func lanewiseMax(_ a: FloatVector, _ b: FloatVector) -> FloatVector {
     a.replacing(with: b, where: b .> a)
 }
 
-/// `a · b + c`, lane by lane: one fused multiply-add, rounded once, where the build has FMA — always
-/// on arm64; on x86-64 when compiled with `-D SWIFTYOLO_FMA` next to a `-target-cpu` that has it, as
-/// the Makefile does for AVX2 CPUs — else a multiply and an add (fusing without the instruction
-/// would become a library call per lane).
-@inline(__always)
-public func multiplyAdd(_ a: FloatVector, _ b: FloatVector, _ c: FloatVector) -> FloatVector {
-    #if arch(arm64) || SWIFTYOLO_FMA
-    c.addingProduct(a, b)
-    #else
-    a * b + c
-    #endif
-}
-
-/// Whether `multiplyAdd` is one fused instruction in this build (`swift-yolo bench` says so).
-public var kernelsUseFusedMultiplyAdd: Bool {
-    #if arch(arm64) || SWIFTYOLO_FMA
-    true
-    #else
-    false
-    #endif
-}
+/// `a · b + c`, lane by lane, for the kernels' 8- and 16-float vectors: one fused multiply-add,
+/// rounded once, where the build has FMA — always on arm64; on x86-64 when compiled with
+/// `-D SWIFTYOLO_FMA` next to a `-target-cpu` that has it, as the Makefile does for AVX2 CPUs — else
+/// a multiply and an add (fusing without the instruction would become a library call per lane).
+/// `kernelsUseFusedMultiplyAdd` says which (`swift-yolo bench` prints it).
+#if arch(arm64) || SWIFTYOLO_FMA
+@inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { c.addingProduct(a, b) }
+@inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { c.addingProduct(a, b) }
+public let kernelsUseFusedMultiplyAdd = true
+#else
+@inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { a * b + c }
+@inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { a * b + c }
+public let kernelsUseFusedMultiplyAdd = false
+#endif

@@ -21,8 +21,9 @@ import YOLOKernels
             }
         }
         cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
-        // Winograd F(2×2, 3×3): even and odd sizes (partial tiles), one tile, several blocks.
-        for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6)] {
+        // Winograd F(4×4, 3×3): sizes that are not multiples of 4 (partial tiles), one tile, tile
+        // rows that end in a partial vector of tiles (width 70: 18 tiles), several blocks.
+        for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6), (37, 70), (6, 130)] {
             cases.append(Case(inputChannels: 8, outputChannels: 12, kernelSize: 3, stride: 1, groups: 1, height: height, width: width))
         }
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
