@@ -15,7 +15,7 @@ public typealias FloatVector = SIMD8<Float>
 ///
 /// Written with concrete-vector operators and masks only: the generic helpers (`pointwiseMin`,
 /// `clamped`) compile to lane-by-lane calls.
-@inline(__always)
+@inlinable @inline(__always)
 public func vectorExp(_ x: FloatVector) -> FloatVector {
     var x = x.replacing(with: 88.37626, where: x .> 88.37626)
     x = x.replacing(with: -104, where: x .< -104)
@@ -41,19 +41,19 @@ public func vectorExp(_ x: FloatVector) -> FloatVector {
 }
 
 /// SiLU, `x / (1 + e^(−x))`, a vector at a time.
-@inline(__always)
+@inlinable @inline(__always)
 public func vectorSiLU(_ x: FloatVector) -> FloatVector {
     x / (1 + vectorExp(-x))
 }
 
 /// The logistic function `1 / (1 + e^(−x))`, a vector at a time.
-@inline(__always)
+@inlinable @inline(__always)
 public func vectorSigmoid(_ x: FloatVector) -> FloatVector {
     1 / (1 + vectorExp(-x))
 }
 
 /// The lane-wise maximum of two vectors, with a comparison mask.
-@inline(__always)
+@inlinable @inline(__always)
 public func lanewiseMax(_ a: FloatVector, _ b: FloatVector) -> FloatVector {
     a.replacing(with: b, where: b .> a)
 }
@@ -64,11 +64,11 @@ public func lanewiseMax(_ a: FloatVector, _ b: FloatVector) -> FloatVector {
 /// a multiply and an add (fusing without the instruction would become a library call per lane).
 /// `kernelsUseFusedMultiplyAdd` says which (`swift-yolo bench` prints it).
 #if arch(arm64) || SWIFTYOLO_FMA
-@inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { c.addingProduct(a, b) }
-@inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { c.addingProduct(a, b) }
+@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { c.addingProduct(a, b) }
+@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { c.addingProduct(a, b) }
 public let kernelsUseFusedMultiplyAdd = true
 #else
-@inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { a * b + c }
-@inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { a * b + c }
+@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { a * b + c }
+@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { a * b + c }
 public let kernelsUseFusedMultiplyAdd = false
 #endif
