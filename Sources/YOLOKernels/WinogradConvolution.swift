@@ -29,18 +29,34 @@ struct WinogradConvolution: Sendable {
     init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
-        let g: [[Double]] = [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3], [-1 / 3, 1 / 3, -1 / 3],
-                             [-16 / 15, -8 / 15, -4 / 15], [1 / 15, -2 / 15, 4 / 15], [0, 0, 1]]
         var transformed = [Float](repeating: 0, count: 36 * outputChannels * inputChannels)
-        for o in 0..<outputChannels {
-            for c in 0..<inputChannels {
-                let filter = (0..<9).map { Double(weights[(o * inputChannels + c) * 9 + $0]) }
-                // G g: 6×3, then (G g) Gᵀ: 6×6.
-                let gg = (0..<6).map { row in (0..<3).map { col in (0..<3).reduce(0) { $0 + g[row][$1] * filter[$1 * 3 + col] } } }
-                for row in 0..<6 {
-                    for col in 0..<6 {
-                        let u = (0..<3).reduce(0) { $0 + gg[row][$1] * g[col][$1] }
-                        transformed[((row * 6 + col) * outputChannels + o) * inputChannels + c] = Float(u)
+        let planeSize = outputChannels * inputChannels
+        transformed.withUnsafeMutableBufferPointer { transformed in
+            weights.withUnsafeBufferPointer { weights in
+                ComputeThreads.parallelFor(outputChannels) { o in
+                    for c in 0..<inputChannels {
+                        let f = weights.baseAddress! + (o * inputChannels + c) * 9
+                        // G g, column by column of g: 6×3.
+                        let columns = (filterTransform(Double(f[0]), Double(f[3]), Double(f[6])),
+                                       filterTransform(Double(f[1]), Double(f[4]), Double(f[7])),
+                                       filterTransform(Double(f[2]), Double(f[5]), Double(f[8])))
+                        // (G g) Gᵀ, row by row of G g, rounded once into plane ξ = 6·row + col.
+                        let destination = transformed.baseAddress! + o * inputChannels + c
+                        @inline(__always) func put(_ row: Int, _ a: Double, _ b: Double, _ e: Double) {
+                            let u = filterTransform(a, b, e), plane = destination + 6 * row * planeSize
+                            plane[0] = Float(u.0)
+                            plane[planeSize] = Float(u.1)
+                            plane[2 * planeSize] = Float(u.2)
+                            plane[3 * planeSize] = Float(u.3)
+                            plane[4 * planeSize] = Float(u.4)
+                            plane[5 * planeSize] = Float(u.5)
+                        }
+                        put(0, columns.0.0, columns.1.0, columns.2.0)
+                        put(1, columns.0.1, columns.1.1, columns.2.1)
+                        put(2, columns.0.2, columns.1.2, columns.2.2)
+                        put(3, columns.0.3, columns.1.3, columns.2.3)
+                        put(4, columns.0.4, columns.1.4, columns.2.4)
+                        put(5, columns.0.5, columns.1.5, columns.2.5)
                     }
                 }
             }
@@ -211,6 +227,13 @@ struct WinogradConvolution: Sendable {
 
 private typealias Six = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 private typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+
+/// `G (a, b, e)ᵀ` in double precision: one column (or row) of a filter, transformed.
+@inline(__always)
+private func filterTransform(_ a: Double, _ b: Double, _ e: Double) -> (Double, Double, Double, Double, Double, Double) {
+    let third = 1.0 / 3, fifteenth = 1.0 / 15  // multiplications: a load does millions of these
+    return (a, (a + b + e) * third, (b - a - e) * third, -(16 * a + 8 * b + 4 * e) * fifteenth, (a - 2 * b + 4 * e) * fifteenth, e)
+}
 
 /// `Bᵀ d` for six values `d` (a column of a tile, or a row times B).
 @inline(__always)
