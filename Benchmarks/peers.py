@@ -117,15 +117,18 @@ def export_models(weights: Path) -> tuple[Path, Path]:
 
 
 def default_swift_flags() -> str:
-    """What `make release` builds with: on x86-64 CPUs with AVX2 and FMA, `-target-cpu haswell` and
-    the kernels' fused multiply-adds (`-D SWIFTYOLO_FMA`)."""
+    """What `make release` builds with (the Makefile's CPU_FLAGS): on x86-64 CPUs with AVX-512 (F, BW,
+    DQ, VL), `-target-cpu skylake-avx512` with 16-float kernels; with AVX2 and FMA, `-target-cpu
+    haswell`; both with the kernels' fused multiply-adds."""
     try:
         flags = Path("/proc/cpuinfo").read_text().split()
     except OSError:
         return ""
-    if platform.machine() == "x86_64" and "avx2" in flags and "fma" in flags:
-        return "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA"
-    return ""
+    if platform.machine() != "x86_64" or "avx2" not in flags or "fma" not in flags:
+        return ""
+    if all(f in flags for f in ("avx512f", "avx512bw", "avx512dq", "avx512vl")):
+        return "-Xswiftc -target-cpu -Xswiftc skylake-avx512 -Xswiftc -DSWIFTYOLO_FMA -Xswiftc -DSWIFTYOLO_AVX512"
+    return "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA"
 
 
 def build_swift_worker(swift_flags: str) -> None:
@@ -599,8 +602,8 @@ def main() -> None:
     parser.add_argument("--keep-openblas-coretype", action="store_true",
                         help="keep an OPENBLAS_CORETYPE from the environment (default: remove it, let OpenBLAS detect the CPU)")
     parser.add_argument("--swift-flags", default=None,
-                        help="extra `swift build` flags for swiftyolo-peer (default: as `make release`, "
-                             "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA on CPUs with AVX2 and FMA)")
+                        help="extra `swift build` flags for swiftyolo-peer (default: as `make release` builds "
+                             "for this CPU, e.g. -Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA)")
     parser.add_argument("--no-venv", action="store_true", help="run in this interpreter (peers installed already)")
     parser.add_argument("--worker", choices=ENGINES[1:], help=argparse.SUPPRESS)
     parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)
