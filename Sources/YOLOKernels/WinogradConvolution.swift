@@ -34,22 +34,28 @@ struct WinogradConvolution: Sendable {
         transformed.withUnsafeMutableBufferPointer { transformed in
             weights.withUnsafeBufferPointer { weights in
                 ComputeThreads.parallelFor(outputChannels) { o in
-                    for c in 0..<inputChannels {
-                        let f = weights.baseAddress! + (o * inputChannels + c) * 9
+                    // Eight input channels at a time, one per lane, so that each of the 36 planes gets
+                    // eight consecutive values (plane ξ holds U_ξ[o][c] at o · C_in + c).
+                    for firstChannel in stride(from: 0, to: inputChannels, by: 8) {
+                        let lanes = min(8, inputChannels - firstChannel)
+                        @inline(__always) func tap(_ k: Int) -> SIMD8<Double> {
+                            var values = SIMD8<Double>()
+                            for lane in 0..<lanes { values[lane] = Double(weights[(o * inputChannels + firstChannel + lane) * 9 + k]) }
+                            return values
+                        }
                         // G g, column by column of g: 6×3.
-                        let columns = (filterTransform(Double(f[0]), Double(f[3]), Double(f[6])),
-                                       filterTransform(Double(f[1]), Double(f[4]), Double(f[7])),
-                                       filterTransform(Double(f[2]), Double(f[5]), Double(f[8])))
+                        let columns = (filterTransform(tap(0), tap(3), tap(6)),
+                                       filterTransform(tap(1), tap(4), tap(7)),
+                                       filterTransform(tap(2), tap(5), tap(8)))
                         // (G g) Gᵀ, row by row of G g, rounded once into plane ξ = 6·row + col.
-                        let destination = transformed.baseAddress! + o * inputChannels + c
-                        @inline(__always) func put(_ row: Int, _ a: Double, _ b: Double, _ e: Double) {
-                            let u = filterTransform(a, b, e), plane = destination + 6 * row * planeSize
-                            plane[0] = Float(u.0)
-                            plane[planeSize] = Float(u.1)
-                            plane[2 * planeSize] = Float(u.2)
-                            plane[3 * planeSize] = Float(u.3)
-                            plane[4 * planeSize] = Float(u.4)
-                            plane[5 * planeSize] = Float(u.5)
+                        let destination = transformed.baseAddress! + o * inputChannels + firstChannel
+                        @inline(__always) func put(_ row: Int, _ a: SIMD8<Double>, _ b: SIMD8<Double>, _ e: SIMD8<Double>) {
+                            @inline(__always) func store(_ col: Int, _ values: SIMD8<Double>) {
+                                let plane = destination + (6 * row + col) * planeSize
+                                for lane in 0..<lanes { plane[lane] = Float(values[lane]) }
+                            }
+                            let u = filterTransform(a, b, e)
+                            store(0, u.0); store(1, u.1); store(2, u.2); store(3, u.3); store(4, u.4); store(5, u.5)
                         }
                         put(0, columns.0.0, columns.1.0, columns.2.0)
                         put(1, columns.0.1, columns.1.1, columns.2.1)
@@ -228,12 +234,15 @@ struct WinogradConvolution: Sendable {
 private typealias Six = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 private typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
-/// `G (a, b, e)ᵀ` in double precision: one column (or row) of a filter, transformed.
+/// `G (a, b, e)ᵀ` in double precision, for eight filters at once: one column (or row) of each
+/// filter, transformed.
 @inline(__always)
-private func filterTransform(_ a: Double, _ b: Double, _ e: Double) -> (Double, Double, Double, Double, Double, Double) {
+private func filterTransform(_ a: SIMD8<Double>, _ b: SIMD8<Double>, _ e: SIMD8<Double>) -> Six64 {
     let third = 1.0 / 3, fifteenth = 1.0 / 15  // multiplications: a load does millions of these
     return (a, (a + b + e) * third, (b - a - e) * third, -(16 * a + 8 * b + 4 * e) * fifteenth, (a - 2 * b + 4 * e) * fifteenth, e)
 }
+
+private typealias Six64 = (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
 
 /// `Bᵀ d` for six values `d` (a column of a tile, or a row times B).
 @inline(__always)
