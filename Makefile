@@ -65,6 +65,11 @@ CPU_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU) -Xswiftc -DSWIFTYO
              $(if $(findstring avx512,$(CPU)),-Xswiftc -DSWIFTYOLO_AVX512)
 SWIFT_RELEASE_FLAGS := -c release $(CPU_FLAGS)
 
+## The `swift build` flags for this CPU (what Benchmarks/peers.py uses when run on its own).
+.PHONY: print-cpu-flags
+print-cpu-flags:
+	@echo $(CPU_FLAGS)
+
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
 # -enable-testing keeps @testable imports working.
 SWIFT_TEST_FLAGS := $(SWIFT_RELEASE_FLAGS) -Xswiftc -enable-testing

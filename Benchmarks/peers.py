@@ -117,18 +117,12 @@ def export_models(weights: Path) -> tuple[Path, Path]:
 
 
 def default_swift_flags() -> str:
-    """What `make release` builds with (the Makefile's CPU_FLAGS): on x86-64 CPUs with AVX-512 (F, BW,
-    DQ, VL), `-target-cpu skylake-avx512` with 16-float kernels; with AVX2 and FMA, `-target-cpu
-    haswell`; both with the kernels' fused multiply-adds."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text().split()
-    except OSError:
-        return ""
-    if platform.machine() != "x86_64" or "avx2" not in flags or "fma" not in flags:
-        return ""
-    if all(f in flags for f in ("avx512f", "avx512bw", "avx512dq", "avx512vl")):
-        return "-Xswiftc -target-cpu -Xswiftc skylake-avx512 -Xswiftc -DSWIFTYOLO_FMA -Xswiftc -DSWIFTYOLO_AVX512"
-    return "-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA"
+    """What `make release` builds with on this machine: the Makefile's CPU_FLAGS (`make print-cpu-flags`),
+    so that the CPU detection lives in one place."""
+    result = subprocess.run(["make", "-s", "-C", str(ROOT), "print-cpu-flags"], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"peers.py: `make print-cpu-flags` failed; pass --swift-flags yourself\n{result.stderr}")
+    return result.stdout.strip()
 
 
 def build_swift_worker(swift_flags: str) -> None:

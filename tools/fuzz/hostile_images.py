@@ -16,6 +16,8 @@ import struct
 import sys
 import zlib
 
+from fixture_files import write_fixtures
+
 
 def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
@@ -42,11 +44,7 @@ def fixtures():
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "Tests", "Fixtures", "images", "hostile")
-    os.makedirs(out, exist_ok=True)
-    for name, data in fixtures():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(data)
-        print(f"{os.path.normpath(os.path.join(out, name))}: {len(data)} bytes")
+    write_fixtures(out, fixtures())
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import tempfile
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOOLS, "tests"))
 
+from fixture_files import write_fixtures  # noqa: E402
 from fake_checkpoint import (Call, Global, TensorStore, checkpoint_dict, encode_pickle,  # noqa: E402
                              tiny_detection_model, write_pt)
 
@@ -38,11 +39,7 @@ def seeds():
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(TOOLS), "Fuzz", "Corpus", "checkpoint")
-    os.makedirs(out, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(data)
-        print(f"{out}/{name}: {len(data)} bytes")
+    write_fixtures(out, seeds())
 
 
 if __name__ == "__main__":
