@@ -105,11 +105,12 @@ golden:
 ## Benchmarks (Benchmarks/, a package of its own so that the main package never pulls in ordo-one/benchmark).
 ## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
-## Both build with the same CPU target as `make release` (CPU=).
+## Both build with the same CPU target as `make release` (CPU=), and let OpenBLAS pick its kernels for the CPU
+## (OPENBLAS_CORETYPE removed, as peers.py and compare.sh do).
 .PHONY: bench-kernels bench-peers
 BENCH_SWIFT_FLAGS = $(CPU_FLAGS)
 bench-kernels: deps
-	swift package $(BENCH_SWIFT_FLAGS) --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+	env -u OPENBLAS_CORETYPE swift package $(BENCH_SWIFT_FLAGS) --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.

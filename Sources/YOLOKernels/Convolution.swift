@@ -1,16 +1,20 @@
 /// A 2-D convolution with bias and a fused activation, the inference form of Ultralytics' `Conv`
 /// (`nn.Conv2d` + folded `nn.BatchNorm2d` + `nn.SiLU`) and of a plain `nn.Conv2d`.
 ///
-/// Fast path: the output positions are cut into blocks that run in parallel; for each block a 1×1
-/// stride-1 convolution is a GEMM reading the input as it is, other kernels unfold the block's
-/// input with `im2col` into a cache-sized buffer first, and the bias and activation are applied
-/// to the block while it is still in cache. Depthwise convolutions run as direct loops.
+/// Fast path: the filters are packed for `packedGEMM` at load; the output positions are cut into
+/// blocks that run in parallel; for each block a 1×1 stride-1 convolution is a GEMM reading the input
+/// as it is, other kernels unfold the block's input with `im2col` into a cache-sized buffer first,
+/// and the GEMM applies the bias and activation to each tile before storing it. 3×3 stride-1
+/// convolutions run by Winograd, depthwise ones as direct loops.
 public struct Convolution: Sendable {
     public let geometry: ConvolutionGeometry
-    /// The filters as the im2col and depthwise paths read them: `[C_out, C_in/groups · k · k]`,
-    /// row-major (PyTorch's `[C_out, C_in/groups, k, k]` flattened). Empty when the convolution runs
-    /// by Winograd, which keeps its own transformed copy.
-    private let filters: [Float]
+    /// The filters as the depthwise path reads them: `[C_out, k · k]`, row-major (PyTorch's
+    /// `[C_out, 1, k, k]` flattened). Empty for the other paths, which keep a packed copy.
+    private let depthwiseFilters: [Float]
+    /// One packed `[C_out/groups, C_in/groups · k · k]` matrix per group (PyTorch's
+    /// `[C_out, C_in/groups, k, k]` flattened, cut by groups), for the GEMM paths; empty for the
+    /// depthwise and Winograd paths.
+    private let packedFilters: [PackedMatrix]
     /// `[C_out]`.
     public let bias: [Float]
     public let activation: Activation
@@ -20,8 +24,8 @@ public struct Convolution: Sendable {
     let winograd: WinogradConvolution?
 
     /// - Parameters:
-    ///   - positionsPerBlock: forces the block size of the im2col path (tests use small odd sizes
-    ///     to cover blocks that start and end inside output rows).
+    ///   - positionsPerBlock: forces the block size of the GEMM paths (tests use small odd sizes
+    ///     to cover blocks that start and end inside output rows and tiles narrower than a vector).
     ///   - allowsWinograd: run 3×3 stride-1 convolutions with at least 8 input and output channels
     ///     by Winograd F(4×4, 3×3) (the default); `false` keeps them on the im2col path.
     public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
@@ -35,12 +39,19 @@ public struct Convolution: Sendable {
         self.positionsPerBlock = positionsPerBlock
         let suitsWinograd = geometry.kernelSize == 3 && geometry.stride == 1 && geometry.padding == 1 && geometry.groups == 1
             && geometry.inputChannels >= 8 && geometry.outputChannels >= 8
-        if allowsWinograd && suitsWinograd {
-            winograd = WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights)
-            filters = []
+        (winograd, depthwiseFilters, packedFilters) = if allowsWinograd && suitsWinograd {
+            (WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), [], [])
+        } else if geometry.isDepthwise {
+            (nil, weights, [])
         } else {
-            winograd = nil
-            filters = weights
+            (nil, [], weights.withUnsafeBufferPointer { weights in
+                let groupOutputs = geometry.outputChannels / geometry.groups
+                return (0..<geometry.groups).map { group in
+                    PackedMatrix(rows: groupOutputs, depth: geometry.filterSize,
+                                 matrix: weights.baseAddress! + group * groupOutputs * geometry.filterSize,
+                                 rowStride: geometry.filterSize)
+                }
+            })
         }
     }
 
@@ -81,57 +92,55 @@ public struct Convolution: Sendable {
     public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
-        filters.withUnsafeBufferPointer { weights in
-            bias.withUnsafeBufferPointer { bias in
-                guard let bias = bias.baseAddress else { return }
-                if let winograd {
-                    winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
-                } else if let weights = weights.baseAddress, g.isDepthwise {
+        bias.withUnsafeBufferPointer { bias in
+            guard let bias = bias.baseAddress else { return }
+            if let winograd {
+                winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
+            } else if g.isDepthwise {
+                depthwiseFilters.withUnsafeBufferPointer { weights in
                     depthwiseConvolution(
-                        input, channels: g.inputChannels, height: height, width: width, weights: weights,
+                        input, channels: g.inputChannels, height: height, width: width, weights: weights.baseAddress!,
                         kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
-                    ComputeThreads.parallelFor(g.outputChannels) { c in
-                        addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
-                    }
-                } else if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
-                    pointwiseConvolution([(input, g.inputChannels)], planeSize: height * width, into: output)
-                } else if let weights = weights.baseAddress {
-                    blockedGEMMConvolution(input, height: height, width: width, weights: weights, bias: bias, into: output)
                 }
+                ComputeThreads.parallelFor(g.outputChannels) { c in
+                    addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
+                }
+            } else if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
+                pointwiseConvolution([(input, g.inputChannels)], planeSize: height * width, into: output)
+            } else {
+                blockedGEMMConvolution(input, height: height, width: width, bias: bias, into: output)
             }
         }
     }
 
+    /// Positions per block on the GEMM paths: `positionsPerBlock`, or as many as keep `depth` rows
+    /// of a block near 256 KiB, a whole number of the GEMM's column tiles.
+    private func blockSize(depth: Int, planeSize: Int) -> Int {
+        let tile = 2 * FloatVector.scalarCount
+        return max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(depth, 1) / tile * tile)))
+    }
+
     /// `output = act(W · [part₀; part₁; …] + b)` for a 1×1 convolution, block by block over the
-    /// positions: the GEMM reads the inputs in place, one `[C_out, C_i] x [C_i, block]` product per
-    /// part accumulated into the output block, then the epilogue while the block is in cache.
+    /// positions: one GEMM per block reads the parts in place, one after another along its depth,
+    /// and applies the bias and activation before it stores.
     private func pointwiseConvolution(_ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
                                       into output: UnsafeMutablePointer<Float>) {
-        let g = geometry
-        let blockSize = max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(g.inputChannels, 1) / 16 * 16)))
+        let g = geometry, filters = packedFilters[0]
+        let blockSize = blockSize(depth: g.inputChannels, planeSize: planeSize)
         let blocks = (planeSize + blockSize - 1) / blockSize
         let threads = ComputeThreads.count
-        let rowSplits = blocks >= threads ? 1 : min(threads, max(1, g.outputChannels / 16))
-        filters.withUnsafeBufferPointer { weights in
-            bias.withUnsafeBufferPointer { bias in
-                guard let weights = weights.baseAddress, let bias = bias.baseAddress else { return }
-                ComputeThreads.parallelFor(blocks * rowSplits) { task in
-                    let block = task / rowSplits, split = task % rowSplits
-                    let start = block * blockSize, count = min(blockSize, planeSize - start)
-                    let rows = (g.outputChannels * split / rowSplits)..<(g.outputChannels * (split + 1) / rowSplits)
-                    var firstChannel = 0
-                    for (index, part) in parts.enumerated() {
-                        // [rows, C_i] x [C_i, block] (+)-> [rows, block]
-                        sgemm(m: rows.count, n: count, k: part.channels,
-                              a: weights + rows.lowerBound * g.inputChannels + firstChannel, lda: g.inputChannels,
-                              b: part.data + start, ldb: planeSize,
-                              c: output + rows.lowerBound * planeSize + start, ldc: planeSize,
-                              beta: index == 0 ? 0 : 1)
-                        firstChannel += part.channels
-                    }
-                    for row in rows {
-                        addBiasAndActivate(output + row * planeSize + start, count: count, bias: bias[row], activation: activation)
-                    }
+        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, filters.panels / 2))
+        bias.withUnsafeBufferPointer { bias in
+            guard let bias = bias.baseAddress else { return }
+            ComputeThreads.parallelFor(blocks * panelSplits) { task in
+                let block = task / panelSplits, split = task % panelSplits
+                let start = block * blockSize, count = min(blockSize, planeSize - start)
+                let panels = (filters.panels * split / panelSplits)..<(filters.panels * (split + 1) / panelSplits)
+                let rows = parts.map { GEMMInputRows(first: $0.data + start, count: $0.channels, stride: planeSize) }
+                rows.withUnsafeBufferPointer { rows in
+                    // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
+                    packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
+                               epilogue: .biasActivation(bias: bias, activation: activation))
                 }
             }
         }
@@ -141,33 +150,29 @@ public struct Convolution: Sendable {
     /// blocks than threads, the output channels are split too.
     private func blockedGEMMConvolution(
         _ input: UnsafePointer<Float>, height: Int, width: Int,
-        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
+        bias: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
         let planeSize = g.outputSize(height) * g.outputSize(width)
         let taps = g.kernelSize * g.kernelSize
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
-        let blockSize = max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(g.filterSize, 1) / 16 * 16)))
+        let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize)
         let blocks = (planeSize + blockSize - 1) / blockSize
         let threads = ComputeThreads.count
-        let rowSplits = blocks >= threads ? 1 : min(threads, max(1, groupOutputs / 16))
-        ComputeThreads.parallelFor(blocks * rowSplits) { task in
-            let block = task / rowSplits, split = task % rowSplits
+        let panels = packedFilters[0].panels
+        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, panels / 2))
+        ComputeThreads.parallelFor(blocks * panelSplits) { task in
+            let block = task / panelSplits, split = task % panelSplits
             let start = block * blockSize, count = min(blockSize, planeSize - start)
-            let rows = (groupOutputs * split / rowSplits)..<(groupOutputs * (split + 1) / rowSplits)
             let columns = Tensor(uninitializedShape: [g.inputChannels * taps, count])
             im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                    stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
-            for group in 0..<g.groups {
-                let firstRow = group * groupOutputs + rows.lowerBound
-                // [rows, C_in/g·k·k] x [C_in/g·k·k, block] -> [rows, block], rows of the output planeSize apart
-                sgemm(m: rows.count, n: count, k: g.filterSize,
-                      a: weights + firstRow * g.filterSize, lda: g.filterSize,
-                      b: columns.data + group * groupInputs * taps * count, ldb: count,
-                      c: output + firstRow * planeSize + start, ldc: planeSize)
-                for row in firstRow..<(firstRow + rows.count) {
-                    addBiasAndActivate(output + row * planeSize + start, count: count, bias: bias[row], activation: activation)
-                }
+            for (group, filters) in packedFilters.enumerated() {
+                // [C_out/g, C_in/g·k·k] x [C_in/g·k·k, block] -> [C_out/g, block], rows of the output planeSize apart
+                packedGEMM(filters, panels: (panels * split / panelSplits)..<(panels * (split + 1) / panelSplits),
+                           b: columns.data + group * groupInputs * taps * count, bRowStride: count, columns: count,
+                           c: output + group * groupOutputs * planeSize + start, rowStride: planeSize,
+                           epilogue: .biasActivation(bias: bias + group * groupOutputs, activation: activation))
             }
         }
     }

@@ -22,8 +22,9 @@
 struct WinogradConvolution: Sendable {
     let inputChannels: Int
     let outputChannels: Int
-    /// `[36][C_out][C_in]`: `U_ξ = (G g Gᵀ)_ξ` for every filter.
-    let transformedWeights: [Float]
+    /// `U_ξ = (G g Gᵀ)_ξ` for every filter, `[C_out × C_in]` for each of the 36 ξ, packed for
+    /// `packedGEMM`.
+    let transformedWeights: [PackedMatrix]
 
     /// Transforms `weights` (`[C_out, C_in, 3, 3]`, row-major).
     init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
@@ -67,7 +68,12 @@ struct WinogradConvolution: Sendable {
                 }
             }
         }
-        transformedWeights = transformed
+        transformedWeights = transformed.withUnsafeBufferPointer { transformed in
+            (0..<36).map { xi in
+                PackedMatrix(rows: outputChannels, depth: inputChannels, matrix: transformed.baseAddress! + xi * planeSize,
+                             rowStride: inputChannels)
+            }
+        }
     }
 
     /// `output = act(conv3×3(input) + bias)`, `C_in` planes of `height × width` into `C_out` planes of
@@ -78,35 +84,30 @@ struct WinogradConvolution: Sendable {
         // About 256 tiles a block, and at least one block per thread.
         let rowsPerBlock = max(1, min(max(1, 256 / tileColumns), (tileRows + ComputeThreads.count - 1) / ComputeThreads.count))
         let blocks = (tileRows + rowsPerBlock - 1) / rowsPerBlock
-        transformedWeights.withUnsafeBufferPointer { weights in
-            guard let weights = weights.baseAddress else { return }
-            ComputeThreads.parallelFor(blocks) { block in
-                let firstTileRow = block * rowsPerBlock
-                let rows = min(rowsPerBlock, tileRows - firstTileRow)
-                let tiles = rows * tileColumns
-                // Eight spare floats after each V_ξ and after the last M_ξ: the transforms store and load
-                // whole vectors of tiles, also where a tile row ends in a partial one.
-                let transformedStride = inputChannels * tiles + 8
-                let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
-                let productsTensor = Tensor(uninitializedShape: [36 * outputChannels * tiles + 8])
-                let (transformed, products) = (transformedTensor.data, productsTensor.data)
-                defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
-                transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                               tileColumns: tileColumns, planeStride: transformedStride, into: transformed)
-                for xi in 0..<36 {
-                    // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
-                    sgemm(m: outputChannels, n: tiles, k: inputChannels,
-                          a: weights + xi * outputChannels * inputChannels, lda: inputChannels,
-                          b: transformed + xi * transformedStride, ldb: tiles,
-                          c: products + xi * outputChannels * tiles, ldc: tiles)
-                }
-                transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                                tileColumns: tileColumns, into: output)
-                // Epilogue over the block's output rows, still in cache.
-                let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
-                for o in 0..<outputChannels {
-                    addBiasAndActivate(output + (o * height + firstRow) * width, count: rowCount * width, bias: bias[o], activation: activation)
-                }
+        ComputeThreads.parallelFor(blocks) { block in
+            let firstTileRow = block * rowsPerBlock
+            let rows = min(rowsPerBlock, tileRows - firstTileRow)
+            let tiles = rows * tileColumns
+            // Eight spare floats after each V_ξ and after the last M_ξ: the transforms store and load
+            // whole vectors of tiles, also where a tile row ends in a partial one.
+            let transformedStride = inputChannels * tiles + 8
+            let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
+            let productsTensor = Tensor(uninitializedShape: [36 * outputChannels * tiles + 8])
+            let (transformed, products) = (transformedTensor.data, productsTensor.data)
+            defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
+            transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
+                           tileColumns: tileColumns, planeStride: transformedStride, into: transformed)
+            for (xi, weights) in transformedWeights.enumerated() {
+                // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
+                packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
+                           columns: tiles, c: products + xi * outputChannels * tiles, rowStride: tiles, epilogue: .none)
+            }
+            transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
+                            tileColumns: tileColumns, into: output)
+            // Epilogue over the block's output rows, still in cache.
+            let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
+            for o in 0..<outputChannels {
+                addBiasAndActivate(output + (o * height + firstRow) * width, count: rowCount * width, bias: bias[o], activation: activation)
             }
         }
     }

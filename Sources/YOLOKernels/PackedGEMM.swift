@@ -1,0 +1,250 @@
+/// `count` consecutive rows of a GEMM's right operand `B`, `stride` floats apart, the first at
+/// `first`. A product can read `B` from several such pieces — the channels of a concatenation's
+/// parts, say — as if they were one matrix.
+public struct GEMMInputRows {
+    public let first: UnsafePointer<Float>
+    public let count: Int
+    public let stride: Int
+
+    public init(first: UnsafePointer<Float>, count: Int, stride: Int) {
+        self.first = first
+        self.count = count
+        self.stride = stride
+    }
+}
+
+/// What `packedGEMM` does to each result on its way out of the registers.
+public enum GEMMEpilogue {
+    /// Stores `A · B` as it is.
+    case none
+    /// Stores `activation(A · B + bias[row])`: a convolution's bias and activation, with no second
+    /// pass over its output.
+    case biasActivation(bias: UnsafePointer<Float>, activation: Activation)
+}
+
+/// `C = epilogue(A · B)` for the rows of `A`'s panels `panels` and `columns` columns: `A` packed at
+/// load (`PackedMatrix`), `B` read where it lies (`A.depth` rows in one or more `GEMMInputRows`,
+/// `columns` floats of each), row `r` of `C` at `c + r · rowStride`.
+///
+/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators) and runs
+/// down the whole depth: per step, two vector loads of `B`, eight broadcasts of `A` and sixteen fused
+/// multiply-adds; the bias is added in the registers before the tile's one store. Column tiles run
+/// outermost, so the `depth × 2 vectors` strip of `B` stays in cache while every panel of `A` passes
+/// over it, and the activation runs over the strip of `C` once all panels have stored into it, while
+/// it is still in the first-level cache. Columns left over past the last whole vector are copied,
+/// zero-padded, into a small buffer and multiplied like a whole vector, of which only the real
+/// columns are stored.
+///
+/// Every result is the sum over the depth in order, one fused multiply-add per term where the build
+/// has FMA (`multiplyAdd`), then `+ bias`, then the activation, as `addBiasAndActivate` does.
+public func packedGEMM(
+    _ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
+    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue
+) {
+    precondition(b.reduce(0) { $0 + $1.count } == a.depth, "GEMM: B has \(b.map(\.count)) rows for A's depth \(a.depth)")
+    precondition(panels.lowerBound >= 0 && panels.upperBound <= a.panels, "GEMM: panels \(panels) of \(a.panels)")
+    let lanes = FloatVector.scalarCount, panelRows = PackedMatrix.panelRows
+    a.storage.withUnsafeBufferPointer { storage in
+        guard let packed = storage.baseAddress else { return }
+        func panelStart(_ panel: Int) -> UnsafePointer<Float> { packed + panel * a.depth * panelRows }
+        func storedRows(_ panel: Int) -> Int { min(panelRows, a.rows - panel * panelRows) }
+        let rows = (panels.lowerBound * panelRows)..<min(a.rows, panels.upperBound * panelRows)
+        /// The activation over the strip of `C` just stored, columns `[0, columns)` from `strip`.
+        func activate(_ strip: UnsafeMutablePointer<Float>, columns: Int) {
+            if case .biasActivation(_, .silu) = epilogue {
+                siluInPlace(rows: rows, columns: columns, of: strip, rowStride: rowStride)
+            }
+        }
+        var column = 0
+        if column + 2 * lanes <= columns {
+            // B's strip of two vectors' columns, copied to consecutive floats once for all panels.
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: a.depth * 2 * lanes) { strip in
+                let strip = strip.baseAddress!
+                var stripRows = GEMMInputRows(first: strip, count: a.depth, stride: 2 * lanes)
+                withUnsafeMutablePointer(to: &stripRows) { stripRows in
+                    let source = UnsafeBufferPointer(start: stripRows, count: 1)
+                    while column + 2 * lanes <= columns {
+                        copyStrip(b, column: column, into: strip)
+                        for panel in panels {
+                            multiplyPanelByTwoVectors(panelStart(panel), source, column: 0,
+                                                      into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
+                                                      firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue)
+                        }
+                        activate(c + column, columns: 2 * lanes)
+                        column += 2 * lanes
+                    }
+                }
+            }
+        }
+        if column + lanes <= columns {
+            for panel in panels {
+                multiplyPanelByVector(panelStart(panel), b, column: column, into: c + panel * panelRows * rowStride + column,
+                                      rowStride: rowStride, firstRow: panel * panelRows, rows: storedRows(panel),
+                                      columns: lanes, epilogue: epilogue)
+            }
+            activate(c + column, columns: lanes)
+            column += lanes
+        }
+        guard column < columns else { return }
+        // The last few columns: B's share of them zero-padded to a whole vector.
+        let remaining = columns - column
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: a.depth * lanes) { padded in
+            let base = padded.baseAddress!
+            base.initialize(repeating: 0, count: a.depth * lanes)
+            var row = 0
+            for piece in b {
+                for r in 0..<piece.count {
+                    (base + (row + r) * lanes).update(from: piece.first + r * piece.stride + column, count: remaining)
+                }
+                row += piece.count
+            }
+            var paddedRows = GEMMInputRows(first: base, count: a.depth, stride: lanes)
+            withUnsafeMutablePointer(to: &paddedRows) { pointer in
+                let source = UnsafeBufferPointer(start: pointer, count: 1)
+                for panel in panels {
+                    multiplyPanelByVector(panelStart(panel), source, column: 0, into: c + panel * panelRows * rowStride + column,
+                                          rowStride: rowStride, firstRow: panel * panelRows, rows: storedRows(panel),
+                                          columns: remaining, epilogue: epilogue)
+                }
+            }
+        }
+        activate(c + column, columns: remaining)
+    }
+}
+
+/// `packedGEMM` with `B` one block of rows.
+public func packedGEMM(
+    _ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
+    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue
+) {
+    var rows = GEMMInputRows(first: b, count: a.depth, stride: bRowStride)
+    withUnsafeMutablePointer(to: &rows) { pointer in
+        packedGEMM(a, panels: panels, b: UnsafeBufferPointer(start: pointer, count: 1), columns: columns,
+                   c: c, rowStride: rowStride, epilogue: epilogue)
+    }
+}
+
+/// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
+/// of them stored).
+@inline(__always)
+private func multiplyPanelByTwoVectors(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
+) {
+    var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
+    var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
+    var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
+    var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
+    let lanes = FloatVector.scalarCount
+    var a = panel
+    for piece in b {
+        var row = UnsafeRawPointer(piece.first + column)
+        let stride = piece.stride * MemoryLayout<Float>.stride
+        for _ in 0..<piece.count {
+            let b0 = row.loadUnaligned(as: FloatVector.self)
+            let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
+            var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
+            w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
+            w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
+            w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+            w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
+            w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
+            w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
+            w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
+            a += PackedMatrix.panelRows
+            row += stride
+        }
+    }
+    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
+        guard r < rows else { return }
+        let destination = c + r * rowStride
+        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
+        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
+    }
+    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
+    store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
+}
+
+/// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are
+/// stored.
+@inline(__always)
+private func multiplyPanelByVector(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, columns: Int, epilogue: GEMMEpilogue
+) {
+    var c0 = FloatVector(), c1 = FloatVector(), c2 = FloatVector(), c3 = FloatVector()
+    var c4 = FloatVector(), c5 = FloatVector(), c6 = FloatVector(), c7 = FloatVector()
+    var a = panel
+    for piece in b {
+        var row = UnsafeRawPointer(piece.first + column)
+        let stride = piece.stride * MemoryLayout<Float>.stride
+        for _ in 0..<piece.count {
+            let b0 = row.loadUnaligned(as: FloatVector.self)
+            c0 = multiplyAdd(FloatVector(repeating: a[0]), b0, c0)
+            c1 = multiplyAdd(FloatVector(repeating: a[1]), b0, c1)
+            c2 = multiplyAdd(FloatVector(repeating: a[2]), b0, c2)
+            c3 = multiplyAdd(FloatVector(repeating: a[3]), b0, c3)
+            c4 = multiplyAdd(FloatVector(repeating: a[4]), b0, c4)
+            c5 = multiplyAdd(FloatVector(repeating: a[5]), b0, c5)
+            c6 = multiplyAdd(FloatVector(repeating: a[6]), b0, c6)
+            c7 = multiplyAdd(FloatVector(repeating: a[7]), b0, c7)
+            a += PackedMatrix.panelRows
+            row += stride
+        }
+    }
+    @inline(__always) func store(_ r: Int, _ values: FloatVector) {
+        guard r < rows else { return }
+        storeResult(values, row: firstRow + r, into: c + r * rowStride, columns: columns, epilogue: epilogue)
+    }
+    store(0, c0); store(1, c1); store(2, c2); store(3, c3); store(4, c4); store(5, c5); store(6, c6); store(7, c7)
+}
+
+/// Copies two vectors' columns from `column` of every row of `b` to `strip`, row after row.
+@inline(__always)
+private func copyStrip(_ b: UnsafeBufferPointer<GEMMInputRows>, column: Int, into strip: UnsafeMutablePointer<Float>) {
+    let lanes = FloatVector.scalarCount
+    var destination = UnsafeMutableRawPointer(strip)
+    for piece in b {
+        var row = UnsafeRawPointer(piece.first + column)
+        for _ in 0..<piece.count {
+            destination.storeBytes(of: row.loadUnaligned(as: FloatVector.self), as: FloatVector.self)
+            destination.storeBytes(of: row.loadUnaligned(fromByteOffset: lanes * 4, as: FloatVector.self),
+                                   toByteOffset: lanes * 4, as: FloatVector.self)
+            destination += 2 * lanes * 4
+            row += piece.stride * 4
+        }
+    }
+}
+
+/// Stores the first `columns` lanes of one vector of results of row `row`, plus the row's bias if
+/// the epilogue has one (the activation follows over the whole strip).
+@inline(__always)
+private func storeResult(_ values: FloatVector, row: Int, into destination: UnsafeMutablePointer<Float>,
+                         columns: Int, epilogue: GEMMEpilogue) {
+    var values = values
+    if case .biasActivation(let bias, _) = epilogue { values += FloatVector(repeating: bias[row]) }
+    if columns == FloatVector.scalarCount {
+        UnsafeMutableRawPointer(destination).storeBytes(of: values, as: FloatVector.self)
+    } else {
+        for lane in 0..<columns { destination[lane] = values[lane] }
+    }
+}
+
+/// SiLU in place over `rows` rows of `columns` floats, `rowStride` apart from `matrix`'s row 0: one
+/// loop, so that the vectorized exponential is inlined once and not into every store of the
+/// microkernels.
+@inline(never)
+private func siluInPlace(rows: Range<Int>, columns: Int, of matrix: UnsafeMutablePointer<Float>, rowStride: Int) {
+    let lanes = FloatVector.scalarCount
+    guard columns % lanes == 0 else {
+        for row in rows { siluInPlace(matrix + row * rowStride, count: columns) }
+        return
+    }
+    for row in rows {
+        let values = UnsafeMutableRawPointer(matrix + row * rowStride)
+        for offset in stride(from: 0, to: columns * MemoryLayout<Float>.stride, by: lanes * MemoryLayout<Float>.stride) {
+            values.storeBytes(of: vectorSiLU(values.loadUnaligned(fromByteOffset: offset, as: FloatVector.self)),
+                              toByteOffset: offset, as: FloatVector.self)
+        }
+    }
+}

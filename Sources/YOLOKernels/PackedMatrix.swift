@@ -1,0 +1,48 @@
+/// A matrix `A` (`rows × depth`, the left operand of `packedGEMM`: a convolution's filters) laid out
+/// once, at model load, in the order the GEMM microkernel reads it: panels of `panelRows` rows, each
+/// panel depth-major — the `panelRows` values of one column of the panel side by side — so that the
+/// kernel walks the panel with one pointer and consecutive loads. The last panel is padded with zero
+/// rows, whose results the kernel never stores.
+///
+///     A (rows × depth, row-major)        storage
+///     a00 a01 a02 …                      panel 0: a00 a10 … a70 | a01 a11 … a71 | a02 … | …
+///     a10 a11 a12 …                      panel 1: a80 a90 … a15,0 | a81 … | …
+public struct PackedMatrix: Sendable {
+    /// Rows per panel: the microkernel's tile height.
+    public static let panelRows = 8
+
+    public let rows: Int
+    public let depth: Int
+    /// `panels · depth · panelRows` floats.
+    let storage: [Float]
+
+    public var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
+
+    /// Packs the `rows × depth` matrix whose row `r` starts at `matrix + r · rowStride`.
+    public init(rows: Int, depth: Int, matrix: UnsafePointer<Float>, rowStride: Int) {
+        precondition(rows > 0 && depth > 0 && rowStride >= depth, "packing a \(rows)×\(depth) matrix with row stride \(rowStride)")
+        self.rows = rows
+        self.depth = depth
+        let panelRows = Self.panelRows, panels = (rows + panelRows - 1) / panelRows
+        storage = [Float](unsafeUninitializedCapacity: panels * depth * panelRows) { packed, count in
+            for panel in 0..<panels {
+                for column in 0..<depth {
+                    for lane in 0..<panelRows {
+                        let row = panel * panelRows + lane
+                        packed[(panel * depth + column) * panelRows + lane] = row < rows ? matrix[row * rowStride + column] : 0
+                    }
+                }
+            }
+            count = panels * depth * panelRows
+        }
+    }
+
+    /// The row-major matrix back (tests, and anyone who wants to see what was packed).
+    public var unpacked: [Float] {
+        (0..<(rows * depth)).map { index in
+            let (row, column) = index.quotientAndRemainder(dividingBy: depth)
+            let (panel, lane) = row.quotientAndRemainder(dividingBy: Self.panelRows)
+            return storage[(panel * depth + column) * Self.panelRows + lane]
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import YOLOKernels
+
+/// The packed GEMM against its naive twin, a triple loop in double precision: every tile path
+/// (two vectors, one vector, the zero-padded last columns), panels of fewer than eight rows, a
+/// share of the panels, `B` in several pieces with their own strides, and each epilogue — and
+/// nothing written outside `C`'s rows and columns.
+@Suite struct PackedGEMMTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let rows, columns: Int
+        /// Rows of each piece of `B`; their sum is the depth.
+        let pieces: [Int]
+        /// The share of `A`'s panels to multiply (`nil`: all).
+        let panels: Range<Int>?
+        var description: String { "\(rows)×\(pieces)×\(columns) panels \(panels.map { "\($0)" } ?? "all")" }
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        let lanes = FloatVector.scalarCount
+        for rows in [1, 8, 13] {
+            for columns in [1, 5, lanes, lanes + 3, 2 * lanes, 2 * lanes + 1, 3 * lanes + 7, 70] {
+                cases.append(Case(rows: rows, columns: columns, pieces: [7], panels: nil))
+            }
+        }
+        cases.append(Case(rows: 80, columns: 67, pieces: [64], panels: nil))
+        cases.append(Case(rows: 24, columns: 45, pieces: [3, 16, 1], panels: nil))
+        cases.append(Case(rows: 40, columns: 33, pieces: [5, 9], panels: 1..<4))
+        cases.append(Case(rows: 16, columns: 64, pieces: [1], panels: 1..<2))
+        cases.append(Case(rows: 32, columns: 96, pieces: [576], panels: nil))
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func matchesDoublePrecisionProduct(_ c: Case) {
+        let seed = ([c.rows, c.columns, c.panels?.lowerBound ?? -1] + c.pieces).reduce(0) { $0 &* 31 &+ $1 }
+        var generator = SeededGenerator(seed: UInt64(bitPattern: Int64(seed)))
+        let depth = c.pieces.reduce(0, +)
+        // A with a row stride wider than its depth, to pack from the middle of a larger array.
+        let aStride = depth + 3
+        let a = randomValues(c.rows * aStride, using: &generator)
+        let bias = randomValues(c.rows, using: &generator)
+        // Each piece of B a separate array, its rows `columns + extra` apart.
+        let strides = c.pieces.indices.map { c.columns + 2 * $0 + 1 }
+        let b = c.pieces.indices.map { randomValues(c.pieces[$0] * strides[$0], using: &generator) }
+        let packed = a.withUnsafeBufferPointer { PackedMatrix(rows: c.rows, depth: depth, matrix: $0.baseAddress!, rowStride: aStride) }
+        let panels = c.panels ?? 0..<packed.panels
+        let storedRows = (panels.lowerBound * PackedMatrix.panelRows)..<min(c.rows, panels.upperBound * PackedMatrix.panelRows)
+
+        // The double-precision product, row by row of A and piece by piece of B.
+        func product(_ row: Int, _ column: Int) -> Double {
+            var sum = 0.0, k = 0
+            for (piece, rows) in c.pieces.enumerated() {
+                for r in 0..<rows {
+                    sum += Double(a[row * aStride + k]) * Double(b[piece][r * strides[piece] + column])
+                    k += 1
+                }
+            }
+            return sum
+        }
+        func silu(_ x: Double) -> Double { x / (1 + exp(-x)) }
+
+        for epilogue in ["none", "bias", "bias+silu"] {
+            let cStride = c.columns + 5, sentinel: Float = 1234.5
+            var result = [Float](repeating: sentinel, count: (c.rows + 1) * cStride)
+            let pointers = b.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
+            let pieces = c.pieces.indices.map { GEMMInputRows(first: pointers[$0], count: c.pieces[$0], stride: strides[$0]) }
+            withExtendedLifetime(b) {
+                bias.withUnsafeBufferPointer { bias in
+                    let mode: GEMMEpilogue = switch epilogue {
+                    case "none": .none
+                    case "bias": .biasActivation(bias: bias.baseAddress!, activation: .identity)
+                    default: .biasActivation(bias: bias.baseAddress!, activation: .silu)
+                    }
+                    pieces.withUnsafeBufferPointer { pieces in
+                        result.withUnsafeMutableBufferPointer { result in
+                            packedGEMM(packed, panels: panels, b: pieces, columns: c.columns,
+                                       c: result.baseAddress!, rowStride: cStride, epilogue: mode)
+                        }
+                    }
+                }
+            }
+            var worst = 0.0, outside = 0
+            for row in 0...c.rows {
+                for column in 0..<cStride {
+                    let value = result[row * cStride + column]
+                    guard storedRows.contains(row) && column < c.columns else {
+                        if value != sentinel { outside += 1 }
+                        continue
+                    }
+                    var expected = product(row, column)
+                    if epilogue != "none" { expected += Double(bias[row]) }
+                    if epilogue == "bias+silu" { expected = silu(expected) }
+                    // fp32 sums of `depth` products of values in [-1, 1], rounded once per term.
+                    let bound = 2e-7 * Double(depth) + 1e-6 * abs(expected) + 1e-7
+                    worst = max(worst, abs(Double(value) - expected) / bound)
+                }
+            }
+            #expect(worst <= 1, "\(c) \(epilogue): error \(worst)× the bound")
+            #expect(outside == 0, "\(c) \(epilogue): \(outside) floats written outside C's rows \(storedRows) and \(c.columns) columns")
+        }
+    }
+
+    @Test func packingKeepsTheMatrixAndPadsTheLastPanelWithZeros() {
+        var generator = SeededGenerator(seed: 11)
+        let (rows, depth, stride) = (13, 7, 9)
+        let matrix = randomValues(rows * stride, using: &generator)
+        let packed = matrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: stride) }
+        #expect(packed.panels == 2)
+        #expect(packed.unpacked == (0..<rows).flatMap { matrix[($0 * stride)..<($0 * stride + depth)] })
+    }
+}
