@@ -4,8 +4,9 @@
 /// Fast path: the filters are packed for `packedGEMM` at load; the output positions are cut into
 /// blocks that run in parallel; for each block a 1×1 stride-1 convolution is a GEMM reading the input
 /// as it is, other kernels unfold the block's input with `im2col` into a cache-sized buffer first,
-/// and the GEMM applies the bias and activation to each tile before storing it. 3×3 stride-1
-/// convolutions run by Winograd, depthwise ones as direct loops.
+/// and the GEMM applies the bias and activation to each tile before storing it. 3×3 convolutions
+/// run by Winograd at stride 1 and from the input's phases at stride 2; depthwise ones as direct
+/// loops.
 public struct Convolution: Sendable {
     public let geometry: ConvolutionGeometry
     /// The filters as the depthwise path reads them: `[C_out, k · k]`, row-major (PyTorch's
@@ -13,7 +14,7 @@ public struct Convolution: Sendable {
     private let depthwiseFilters: [Float]
     /// One packed `[C_out/groups, C_in/groups · k · k]` matrix per group (PyTorch's
     /// `[C_out, C_in/groups, k, k]` flattened, cut by groups), for the GEMM paths; empty for the
-    /// depthwise and Winograd paths.
+    /// depthwise, Winograd and phase-split paths.
     private let packedFilters: [PackedMatrix]
     /// `[C_out]`.
     public let bias: [Float]
@@ -22,6 +23,8 @@ public struct Convolution: Sendable {
     public let positionsPerBlock: Int?
     /// The Winograd form of a 3×3 stride-1 convolution, when it pays (see `init`).
     let winograd: WinogradConvolution?
+    /// The phase-split form of a 3×3 stride-2 convolution (see `init`).
+    let phaseSplit: PhaseSplitConvolution?
 
     /// - Parameters:
     ///   - positionsPerBlock: forces the block size of the GEMM paths (tests use small odd sizes
@@ -39,12 +42,15 @@ public struct Convolution: Sendable {
         self.positionsPerBlock = positionsPerBlock
         let suitsWinograd = geometry.kernelSize == 3 && geometry.stride == 1 && geometry.padding == 1 && geometry.groups == 1
             && geometry.inputChannels >= 8 && geometry.outputChannels >= 8
-        (winograd, depthwiseFilters, packedFilters) = if allowsWinograd && suitsWinograd {
-            (WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), [], [])
+        let suitsPhaseSplit = geometry.kernelSize == 3 && geometry.stride == 2 && geometry.padding == 1 && geometry.groups == 1
+        (winograd, phaseSplit, depthwiseFilters, packedFilters) = if allowsWinograd && suitsWinograd {
+            (WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), nil, [], [])
+        } else if suitsPhaseSplit {
+            (nil, PhaseSplitConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), [], [])
         } else if geometry.isDepthwise {
-            (nil, weights, [])
+            (nil, nil, weights, [])
         } else {
-            (nil, [], weights.withUnsafeBufferPointer { weights in
+            (nil, nil, [], weights.withUnsafeBufferPointer { weights in
                 let groupOutputs = geometry.outputChannels / geometry.groups
                 return (0..<geometry.groups).map { group in
                     PackedMatrix(rows: groupOutputs, depth: geometry.filterSize,
@@ -96,6 +102,8 @@ public struct Convolution: Sendable {
             guard let bias = bias.baseAddress else { return }
             if let winograd {
                 winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
+            } else if let phaseSplit {
+                phaseSplit.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
             } else if g.isDepthwise {
                 depthwiseFilters.withUnsafeBufferPointer { weights in
                     depthwiseConvolution(

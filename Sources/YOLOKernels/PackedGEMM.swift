@@ -56,25 +56,14 @@ public func packedGEMM(
             }
         }
         var column = 0
-        if column + 2 * lanes <= columns {
-            // B's strip of two vectors' columns, copied to consecutive floats once for all panels.
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: a.depth * 2 * lanes) { strip in
-                let strip = strip.baseAddress!
-                var stripRows = GEMMInputRows(first: strip, count: a.depth, stride: 2 * lanes)
-                withUnsafeMutablePointer(to: &stripRows) { stripRows in
-                    let source = UnsafeBufferPointer(start: stripRows, count: 1)
-                    while column + 2 * lanes <= columns {
-                        copyStrip(b, column: column, into: strip)
-                        for panel in panels {
-                            multiplyPanelByTwoVectors(panelStart(panel), source, column: 0,
-                                                      into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
-                                                      firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue)
-                        }
-                        activate(c + column, columns: 2 * lanes)
-                        column += 2 * lanes
-                    }
-                }
+        while column + 2 * lanes <= columns {
+            for panel in panels {
+                multiplyPanelByTwoVectors(panelStart(panel), b, column: column,
+                                          into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
+                                          firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue)
             }
+            activate(c + column, columns: 2 * lanes)
+            column += 2 * lanes
         }
         if column + lanes <= columns {
             for panel in panels {
@@ -197,23 +186,6 @@ private func multiplyPanelByVector(
         storeResult(values, row: firstRow + r, into: c + r * rowStride, columns: columns, epilogue: epilogue)
     }
     store(0, c0); store(1, c1); store(2, c2); store(3, c3); store(4, c4); store(5, c5); store(6, c6); store(7, c7)
-}
-
-/// Copies two vectors' columns from `column` of every row of `b` to `strip`, row after row.
-@inline(__always)
-private func copyStrip(_ b: UnsafeBufferPointer<GEMMInputRows>, column: Int, into strip: UnsafeMutablePointer<Float>) {
-    let lanes = FloatVector.scalarCount
-    var destination = UnsafeMutableRawPointer(strip)
-    for piece in b {
-        var row = UnsafeRawPointer(piece.first + column)
-        for _ in 0..<piece.count {
-            destination.storeBytes(of: row.loadUnaligned(as: FloatVector.self), as: FloatVector.self)
-            destination.storeBytes(of: row.loadUnaligned(fromByteOffset: lanes * 4, as: FloatVector.self),
-                                   toByteOffset: lanes * 4, as: FloatVector.self)
-            destination += 2 * lanes * 4
-            row += piece.stride * 4
-        }
-    }
 }
 
 /// Stores the first `columns` lanes of one vector of results of row `row`, plus the row's bias if

@@ -1,8 +1,9 @@
 import Testing
 import YOLOKernels
 
-/// The fast convolution (im2col + sgemm, pointwise GEMM, depthwise loop) against the direct
-/// reference, over a sweep of kernel, stride, groups and odd sizes, as ncnn's test_convolution does.
+/// The fast convolution (packed GEMM over im2col columns or the input's phases, pointwise GEMM,
+/// Winograd, depthwise loop) against the direct reference, over a sweep of kernel, stride, groups
+/// and odd sizes, as ncnn's test_convolution does.
 @Suite struct ConvolutionTests {
     struct Case: CustomStringConvertible, Sendable {
         let inputChannels, outputChannels, kernelSize, stride, groups, height, width: Int
@@ -21,6 +22,11 @@ import YOLOKernels
             }
         }
         cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
+        // The phase-split 3×3 stride-2 path: one output row with its channels split over the threads,
+        // odd widths (phase rows of OW + 1 that are not a whole number of vectors), several blocks.
+        cases.append(Case(inputChannels: 16, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 2, width: 40))
+        cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 9, width: 71))
+        cases.append(Case(inputChannels: 3, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 64, width: 48))
         // Winograd F(4×4, 3×3): sizes that are not multiples of 4 (partial tiles), one tile, tile
         // rows that end in a partial vector of tiles (width 70: 18 tiles), several blocks.
         for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6), (37, 70), (6, 130)] {

@@ -1,0 +1,130 @@
+/// A 3×3, stride-2, padding-1 convolution (YOLO11's down-sampling `Conv`) as GEMMs that read the
+/// input directly, without im2col.
+///
+/// Split the zero-padded input `p` into its four phases by row and column parity,
+/// `P_ab[i][j] = p[2i + a][2j + b]`. Output `(y, x)` reads `p[2y + ky][2x + kx]`, which is
+/// `P_(ky mod 2)(kx mod 2)[y + ky/2][x + kx/2]`: with the phase planes `OW + 1` wide and the output
+/// positions numbered `q = y · (OW + 1) + x` in the same width, every tap reads its phase plane at
+/// `q + (ky/2) · (OW + 1) + kx/2` — consecutive floats for consecutive `q`. So the convolution is one
+/// `packedGEMM` whose `B` is nine pieces, one per tap, each the `C_in` phase planes at the tap's
+/// offset (the filters packed tap-major to match), over `q`; the column `x = OW` of each row is
+/// computed and dropped when the rows are copied into the output. The phases hold the input once
+/// (im2col would write it 2.25 times), and only for a block of output rows at a time.
+struct PhaseSplitConvolution: Sendable {
+    let inputChannels: Int
+    let outputChannels: Int
+    /// `[C_out, 9 · C_in]`, column `tap · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]`.
+    let filters: PackedMatrix
+
+    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major.
+    init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        let tapMajor = (0..<(outputChannels * 9 * inputChannels)).map { index in
+            let (o, column) = index.quotientAndRemainder(dividingBy: 9 * inputChannels)
+            let (tap, c) = column.quotientAndRemainder(dividingBy: inputChannels)
+            return weights[(o * inputChannels + c) * 9 + tap]
+        }
+        filters = tapMajor.withUnsafeBufferPointer {
+            PackedMatrix(rows: outputChannels, depth: 9 * inputChannels, matrix: $0.baseAddress!, rowStride: 9 * inputChannels)
+        }
+    }
+
+    /// `output = act(conv(input) + bias)`, `C_in` planes of `height × width` into `C_out` planes of
+    /// `⌈height/2⌉ × ⌈width/2⌉`.
+    func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
+             activation: Activation, into output: UnsafeMutablePointer<Float>) {
+        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, phaseWidth = outputWidth + 1
+        // Blocks of output rows whose four phases take about 192 KiB, but of at least 512 columns (the
+        // GEMM wastes part of a vector tile at the end of every block), and at least one per thread.
+        let bytesPerRow = 4 * inputChannels * phaseWidth * MemoryLayout<Float>.stride
+        let threads = ComputeThreads.count
+        let rowsPerBlock = max(1, min(max((192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth),
+                                      (outputHeight + threads - 1) / threads))
+        let blocks = (outputHeight + rowsPerBlock - 1) / rowsPerBlock
+        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, filters.panels / 2))
+        ComputeThreads.parallelFor(blocks * panelSplits) { task in
+            let block = task / panelSplits, split = task % panelSplits
+            let firstRow = block * rowsPerBlock, rows = min(rowsPerBlock, outputHeight - firstRow)
+            // Phase rows firstRow ... firstRow + rows. (Tap (2, 2) reads one float past its plane in the
+            // dropped column of the last row: the first of the next plane, phase (0, 1)'s.)
+            let planeSize = (rows + 1) * phaseWidth
+            let phasesTensor = Tensor(uninitializedShape: [4 * inputChannels * planeSize])
+            let columns = rows * phaseWidth
+            let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
+            let (phases, products) = (phasesTensor.data, productsTensor.data)
+            defer { withExtendedLifetime((phasesTensor, productsTensor)) {} }
+            splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
+                            phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
+            let taps = (0..<9).map { tap in
+                let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
+                let phase = (ky % 2) * 2 + kx % 2
+                return GEMMInputRows(first: phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2,
+                                     count: inputChannels, stride: planeSize)
+            }
+            let panels = (filters.panels * split / panelSplits)..<(filters.panels * (split + 1) / panelSplits)
+            taps.withUnsafeBufferPointer { taps in
+                packedGEMM(filters, panels: panels, b: taps, columns: columns, c: products, rowStride: columns,
+                           epilogue: .biasActivation(bias: bias, activation: activation))
+            }
+            // Rows of OW + 1 into rows of OW: the last column of each is the dropped one.
+            let outputRows = (panels.lowerBound * PackedMatrix.panelRows)..<min(outputChannels, panels.upperBound * PackedMatrix.panelRows)
+            for o in outputRows {
+                for row in 0..<rows {
+                    (output + (o * outputHeight + firstRow + row) * outputWidth)
+                        .update(from: products + o * columns + row * phaseWidth, count: outputWidth)
+                }
+            }
+        }
+    }
+
+    /// Writes `P_ab[c][i][j] = p[c][2(firstPhaseRow + i) + a][2j + b]` for the phase rows
+    /// `i < phaseRows`, `j < phaseWidth`, where `p` is the input with one row and column of zeros
+    /// before it (and zeros after): phase `a·2 + b`, channel `c` at `phases + (phase · C_in + c) ·
+    /// planeSize`.
+    private func splitIntoPhases(_ input: UnsafePointer<Float>, height: Int, width: Int, firstPhaseRow: Int,
+                                 phaseRows: Int, phaseWidth: Int, planeSize: Int, into phases: UnsafeMutablePointer<Float>) {
+        // Padded column 2j + 1 is input column 2j (phase b = 1); padded column 2j is input column
+        // 2j − 1 (phase b = 0, zero at j = 0).
+        let evens = (width + 1) / 2, odds = width / 2
+        for c in 0..<inputChannels {
+            for a in 0..<2 {
+                let even = phases + ((a * 2 + 1) * inputChannels + c) * planeSize
+                let odd = phases + ((a * 2) * inputChannels + c) * planeSize
+                for i in 0..<phaseRows {
+                    let y = 2 * (firstPhaseRow + i) + a - 1
+                    let evenRow = even + i * phaseWidth, oddRow = odd + i * phaseWidth
+                    guard y >= 0 && y < height else {
+                        evenRow.update(repeating: 0, count: phaseWidth)
+                        oddRow.update(repeating: 0, count: phaseWidth)
+                        continue
+                    }
+                    let source = input + (c * height + y) * width
+                    oddRow[0] = 0
+                    deinterleave(source, count: width, evens: evenRow, odds: oddRow + 1)
+                    (evenRow + evens).update(repeating: 0, count: phaseWidth - evens)
+                    (oddRow + 1 + odds).update(repeating: 0, count: phaseWidth - 1 - odds)
+                }
+            }
+        }
+    }
+}
+
+/// `evens[j] = source[2j]`, `odds[j] = source[2j + 1]` for the `count` floats of `source`, eight
+/// pairs at a time; reads nothing past `source[count − 1]`.
+@inline(__always)
+private func deinterleave(_ source: UnsafePointer<Float>, count: Int, evens: UnsafeMutablePointer<Float>,
+                          odds: UnsafeMutablePointer<Float>) {
+    var j = 0
+    while 2 * j + 16 <= count {
+        let pairs = UnsafeRawPointer(source + 2 * j).loadUnaligned(as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(evens + j).storeBytes(of: pairs.evenHalf, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(odds + j).storeBytes(of: pairs.oddHalf, as: SIMD8<Float>.self)
+        j += 8
+    }
+    while 2 * j < count {
+        evens[j] = source[2 * j]
+        if 2 * j + 1 < count { odds[j] = source[2 * j + 1] }
+        j += 1
+    }
+}
