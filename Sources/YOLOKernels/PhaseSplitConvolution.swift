@@ -50,28 +50,44 @@ struct PhaseSplitConvolution: Sendable {
             // dropped column of the last row: the first of the next plane, phase (0, 1)'s.)
             let planeSize = (rows + 1) * phaseWidth
             let phasesTensor = Tensor(uninitializedShape: [4 * inputChannels * planeSize])
-            let columns = rows * phaseWidth
-            let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
-            let (phases, products) = (phasesTensor.data, productsTensor.data)
-            defer { withExtendedLifetime((phasesTensor, productsTensor)) {} }
+            let phases = phasesTensor.data
+            defer { withExtendedLifetime(phasesTensor) {} }
             splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
                             phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
-            let taps = (0..<9).map { tap in
-                let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
-                let phase = (ky % 2) * 2 + kx % 2
-                return GEMMInputRows(first: phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2,
-                                     count: inputChannels, stride: planeSize)
-            }
             let panels = (filters.panels * split / panelSplits)..<(filters.panels * (split + 1) / panelSplits)
-            taps.withUnsafeBufferPointer { taps in
-                packedGEMM(filters, panels: panels, b: taps, columns: columns, c: products, rowStride: columns,
-                           epilogue: .biasActivation(bias: bias, activation: activation))
+            /// `C = act(W · B + b)` over `columns` positions from `q = firstColumn`.
+            func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int) {
+                let taps = (0..<9).map { tap in
+                    let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
+                    let phase = (ky % 2) * 2 + kx % 2
+                    return GEMMInputRows(first: phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2 + firstColumn,
+                                         count: inputChannels, stride: planeSize)
+                }
+                taps.withUnsafeBufferPointer { taps in
+                    packedGEMM(filters, panels: panels, b: taps, columns: columns, c: c, rowStride: rowStride,
+                               epilogue: .biasActivation(bias: bias, activation: activation))
+                }
             }
-            // Rows of OW + 1 into rows of OW: the last column of each is the dropped one.
+            let outputPlane = outputHeight * outputWidth
+            if outputWidth % FloatVector.scalarCount == 0 && outputWidth >= 4 * FloatVector.scalarCount {
+                // Rows of whole vectors: one GEMM per output row, straight into the output.
+                for row in 0..<rows {
+                    multiply(firstColumn: row * phaseWidth, columns: outputWidth,
+                             into: output + (firstRow + row) * outputWidth, rowStride: outputPlane)
+                }
+                return
+            }
+            // Narrow or ragged rows: one GEMM over the block (positions OW + 1 apart per row), into
+            // rows of OW + 1 that are copied into rows of OW, the last column of each dropped.
+            let columns = rows * phaseWidth
+            let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
+            let products = productsTensor.data
+            defer { withExtendedLifetime(productsTensor) {} }
+            multiply(firstColumn: 0, columns: columns, into: products, rowStride: columns)
             let outputRows = (panels.lowerBound * PackedMatrix.panelRows)..<min(outputChannels, panels.upperBound * PackedMatrix.panelRows)
             for o in outputRows {
                 for row in 0..<rows {
-                    (output + (o * outputHeight + firstRow + row) * outputWidth)
+                    (output + o * outputPlane + (firstRow + row) * outputWidth)
                         .update(from: products + o * columns + row * phaseWidth, count: outputWidth)
                 }
             }

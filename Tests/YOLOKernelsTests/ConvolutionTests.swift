@@ -23,10 +23,12 @@ import YOLOKernels
         }
         cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
         // The phase-split 3×3 stride-2 path: one output row with its channels split over the threads,
-        // odd widths (phase rows of OW + 1 that are not a whole number of vectors), several blocks.
+        // odd widths (phase rows of OW + 1 that are not a whole number of vectors), several blocks,
+        // and output rows of whole vectors (OW = 64), which go straight into the output.
         cases.append(Case(inputChannels: 16, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 2, width: 40))
         cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 9, width: 71))
         cases.append(Case(inputChannels: 3, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 64, width: 48))
+        cases.append(Case(inputChannels: 4, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 5, width: 128))
         // Winograd F(4×4, 3×3): sizes that are not multiples of 4 (partial tiles), one tile, tile
         // rows that end in a partial vector of tiles (width 70: 18 tiles), several blocks.
         for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6), (37, 70), (6, 130)] {
