@@ -121,11 +121,15 @@ public struct Convolution: Sendable {
         }
     }
 
-    /// Positions per block on the GEMM paths: `positionsPerBlock`, or as many as keep `depth` rows
-    /// of a block near 256 KiB, a whole number of the GEMM's column tiles.
+    /// Positions per block on the GEMM paths: `positionsPerBlock`, or about as many as keep `depth`
+    /// rows of a block near 256 KiB — evened out over the blocks that makes, a whole number of the
+    /// GEMM's column tiles each.
     private func blockSize(depth: Int, planeSize: Int) -> Int {
+        if let positionsPerBlock { return max(1, min(planeSize, positionsPerBlock)) }
         let tile = 2 * FloatVector.scalarCount
-        return max(1, min(planeSize, positionsPerBlock ?? max(256, (64 << 10) / max(depth, 1) / tile * tile)))
+        let preferred = max(256, (64 << 10) / max(depth, 1) / tile * tile)
+        let blocks = (planeSize + preferred - 1) / preferred
+        return max(1, min(planeSize, ((planeSize + blocks - 1) / blocks + tile - 1) / tile * tile))
     }
 
     /// `output = act(W · [part₀; part₁; …] + b)` for a 1×1 convolution, block by block over the
@@ -135,15 +139,12 @@ public struct Convolution: Sendable {
                                       into output: UnsafeMutablePointer<Float>) {
         let g = geometry, filters = packedFilters[0]
         let blockSize = blockSize(depth: g.inputChannels, planeSize: planeSize)
-        let blocks = (planeSize + blockSize - 1) / blockSize
-        let threads = ComputeThreads.count
-        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, filters.panels / 2))
+        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
-            ComputeThreads.parallelFor(blocks * panelSplits) { task in
-                let block = task / panelSplits, split = task % panelSplits
+            ComputeThreads.parallelFor(tasks.count) { task in
+                let (block, panels) = tasks(task)
                 let start = block * blockSize, count = min(blockSize, planeSize - start)
-                let panels = (filters.panels * split / panelSplits)..<(filters.panels * (split + 1) / panelSplits)
                 let rows = parts.map { GEMMInputRows(first: $0.data + start, count: $0.channels, stride: planeSize) }
                 rows.withUnsafeBufferPointer { rows in
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
@@ -154,8 +155,8 @@ public struct Convolution: Sendable {
         }
     }
 
-    /// `output = act(W · im2col(input) + b)`, block by block over the output positions; with fewer
-    /// blocks than threads, the output channels are split too.
+    /// `output = act(W · im2col(input) + b)`, block by block over the output positions (and shares
+    /// of the output channels, see `GEMMTasks`).
     private func blockedGEMMConvolution(
         _ input: UnsafePointer<Float>, height: Int, width: Int,
         bias: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>
@@ -165,19 +166,16 @@ public struct Convolution: Sendable {
         let taps = g.kernelSize * g.kernelSize
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
         let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize)
-        let blocks = (planeSize + blockSize - 1) / blockSize
-        let threads = ComputeThreads.count
-        let panels = packedFilters[0].panels
-        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, panels / 2))
-        ComputeThreads.parallelFor(blocks * panelSplits) { task in
-            let block = task / panelSplits, split = task % panelSplits
+        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels)
+        ComputeThreads.parallelFor(tasks.count) { task in
+            let (block, panels) = tasks(task)
             let start = block * blockSize, count = min(blockSize, planeSize - start)
             let columns = Tensor(uninitializedShape: [g.inputChannels * taps, count])
             im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                    stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
             for (group, filters) in packedFilters.enumerated() {
                 // [C_out/g, C_in/g·k·k] x [C_in/g·k·k, block] -> [C_out/g, block], rows of the output planeSize apart
-                packedGEMM(filters, panels: (panels * split / panelSplits)..<(panels * (split + 1) / panelSplits),
+                packedGEMM(filters, panels: panels,
                            b: columns.data + group * groupInputs * taps * count, bRowStride: count, columns: count,
                            c: output + group * groupOutputs * planeSize + start, rowStride: planeSize,
                            epilogue: .biasActivation(bias: bias + group * groupOutputs, activation: activation))

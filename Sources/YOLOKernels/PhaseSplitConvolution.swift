@@ -36,16 +36,17 @@ struct PhaseSplitConvolution: Sendable {
              activation: Activation, into output: UnsafeMutablePointer<Float>) {
         let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, phaseWidth = outputWidth + 1
         // Blocks of output rows whose four phases take about 192 KiB, but of at least 512 columns (the
-        // GEMM wastes part of a vector tile at the end of every block), and at least one per thread.
+        // GEMM wastes part of a vector tile at the end of every block); their number a multiple of
+        // the threads, the rows spread evenly over them (each block splits its own input into
+        // phases, so whole blocks per thread beat sharing each block's panels).
         let bytesPerRow = 4 * inputChannels * phaseWidth * MemoryLayout<Float>.stride
         let threads = ComputeThreads.count
-        let rowsPerBlock = max(1, min(max((192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth),
-                                      (outputHeight + threads - 1) / threads))
-        let blocks = (outputHeight + rowsPerBlock - 1) / rowsPerBlock
-        let panelSplits = blocks >= threads ? 1 : min(threads, max(1, filters.panels / 2))
-        ComputeThreads.parallelFor(blocks * panelSplits) { task in
-            let block = task / panelSplits, split = task % panelSplits
-            let firstRow = block * rowsPerBlock, rows = min(rowsPerBlock, outputHeight - firstRow)
+        let preferredRows = max(1, (192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth)
+        let blocks = min(outputHeight, ((outputHeight + preferredRows - 1) / preferredRows + threads - 1) / threads * threads)
+        let tasks = GEMMTasks(blocks: blocks, panels: filters.panels)
+        ComputeThreads.parallelFor(tasks.count) { task in
+            let (block, panels) = tasks(task)
+            let firstRow = outputHeight * block / blocks, rows = outputHeight * (block + 1) / blocks - firstRow
             // Phase rows firstRow ... firstRow + rows. (Tap (2, 2) reads one float past its plane in the
             // dropped column of the last row: the first of the next plane, phase (0, 1)'s.)
             let planeSize = (rows + 1) * phaseWidth
@@ -54,7 +55,6 @@ struct PhaseSplitConvolution: Sendable {
             defer { withExtendedLifetime(phasesTensor) {} }
             splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
                             phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
-            let panels = (filters.panels * split / panelSplits)..<(filters.panels * (split + 1) / panelSplits)
             /// `C = act(W · B + b)` over `columns` positions from `q = firstColumn`.
             func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int) {
                 let taps = (0..<9).map { tap in
