@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Before/after for an optimization: times two or more swift-yolo binaries in alternation (A B C,
 # A B C, …) with `swift-yolo bench --json`, so that drifts in the machine's speed hit them alike,
-# and prints each one's median of the per-round medians and its ratio to the first.
+# and prints each one's median of the per-round medians and its ratio to the first; with --layers,
+# also the per-layer medians side by side (the README's per-layer tables).
 #
-#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] BINARY BINARY...
+#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] BINARY BINARY...
 #
 # Keep a copy of the binary before a change (cp .build/release/swift-yolo /tmp/before), rebuild,
 # then: Benchmarks/compare.sh /tmp/before .build/release/swift-yolo. OPENBLAS_CORETYPE is removed
 # so that OpenBLAS picks its kernels for this CPU, as Benchmarks/peers.py does.
 set -euo pipefail
-rounds=4 threads=1 runs=20 warmup=5
+rounds=4 threads=1 runs=20 warmup=5 layers=0
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --layers) layers=1; shift ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -27,18 +29,27 @@ for binary in "$@"; do [ -x "$binary" ] || { echo "compare.sh: '$binary' is not 
 for round in $(seq "$rounds"); do
   for binary in "$@"; do
     OPENBLAS_CORETYPE= "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
-      | python3 -c "import json, sys; print(sys.argv[1], json.load(sys.stdin)['median_ms'])" "$binary"
+      | python3 -c "import json, sys; print(json.dumps([sys.argv[1], json.load(sys.stdin)]))" "$binary"
   done
 done | python3 -c '
-import collections, statistics, sys
-medians = collections.OrderedDict()
+import collections, json, statistics, sys
+reports = collections.OrderedDict()
 for line in sys.stdin:
-    binary, value = line.rsplit(" ", 1)
-    medians.setdefault(binary, []).append(float(value))
+    binary, report = json.loads(line)
+    reports.setdefault(binary, []).append(report)
 first = None
-for binary, values in medians.items():
+for binary, runs in reports.items():
+    values = [run["median_ms"] for run in runs]
     median = statistics.median(values)
     first = first or median
     rounds = ", ".join(f"{v:.2f}" for v in values)
     print(f"{binary}: median {median:.2f} ms ({median / first:.3f}x the first; rounds {rounds})")
-'
+if sys.argv[1] == "1":
+    binaries = list(reports)
+    print()
+    print("layer  module        " + "".join(f"{chr(65 + i):>9}" for i in range(len(binaries))) + "   (ms; " + ", ".join(f"{chr(65 + i)} = {b}" for i, b in enumerate(binaries)) + ")")
+    for index, layer in enumerate(reports[binaries[0]][0]["layers"]):
+        medians = [statistics.median(run["layers"][index]["median_ms"] for run in reports[b]) for b in binaries]
+        module = layer["module"]
+        print(f"{index:5}  {module:<12}" + "".join(f"{m:9.2f}" for m in medians))
+' "$layers"
