@@ -429,7 +429,7 @@ def markdown(report: dict) -> str:
         f"- date: {report['date']}",
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}; load average {report['load_before']} before, "
         f"{report['load_after']} after",
-        f"- OpenBLAS (SwiftYOLO's GEMM): OPENBLAS_CORETYPE={m['openblas_coretype']!r} found in the environment, "
+        f"- OpenBLAS (SwiftYOLO's attention products): OPENBLAS_CORETYPE={m['openblas_coretype']!r} found in the environment, "
         + ("kept" if s.get("keep_openblas_coretype") else "removed, so OpenBLAS chose the kernels for this CPU"),
         f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
         f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); ncnn {v['ncnn']} (pnnx {v['pnnx']}); "

@@ -26,9 +26,9 @@ public enum GEMMEpilogue {
 /// load (`PackedMatrix`), `B` read where it lies (`A.depth` rows in one or more `GEMMInputRows`,
 /// `columns` floats of each), row `r` of `C` at `c + r · rowStride`.
 ///
-/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators) and runs
-/// down the whole depth: per step, two vector loads of `B`, eight broadcasts of `A` and sixteen fused
-/// multiply-adds; the bias is added in the registers before the tile's one store. Column tiles run
+/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators; on builds
+/// without AVX-512, two passes of 4 rows) and runs down the whole depth: per step, two vector loads
+/// of `B`, eight broadcasts of `A` and sixteen fused multiply-adds; the bias is added in the registers before the tile's one store. Column tiles run
 /// outermost, so the `depth × 2 vectors` strip of `B` stays in cache while every panel of `A` passes
 /// over it, and the activation runs over the strip of `C` once all panels have stored into it, while
 /// it is still in the first-level cache. Columns left over past the last whole vector are copied,
@@ -113,8 +113,9 @@ public func packedGEMM(
     }
 }
 
+#if SWIFTYOLO_AVX512
 /// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
-/// of them stored).
+/// of them stored): 16 accumulators, of AVX-512's 32 registers.
 @inline(__always)
 private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
@@ -153,6 +154,56 @@ private func multiplyPanelByTwoVectors(
     store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
     store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
 }
+#else
+/// One 8-row panel of `A` times `2 · lanes` columns of `B`, as two passes of four rows: with 16
+/// vector registers (AVX2; NEON's 32 hold 16 of these 8-float vectors), 16 accumulators would not
+/// fit beside the loads, so each pass keeps 8.
+@inline(__always)
+private func multiplyPanelByTwoVectors(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
+) {
+    multiplyFourRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
+                                 firstRow: firstRow, rows: rows, epilogue: epilogue)
+    guard rows > 4 else { return }
+    multiplyFourRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
+                                 firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue)
+}
+
+/// Rows `0..<4` from `panel` (a panel's rows, `PackedMatrix.panelRows` apart per step) times
+/// `2 · lanes` columns of `B`, the first `rows` of them stored.
+@inline(__always)
+private func multiplyFourRowsByTwoVectors(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
+) {
+    var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
+    var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
+    let lanes = FloatVector.scalarCount
+    var a = panel
+    for piece in b {
+        var row = UnsafeRawPointer(piece.first + column)
+        let stride = piece.stride * MemoryLayout<Float>.stride
+        for _ in 0..<piece.count {
+            let b0 = row.loadUnaligned(as: FloatVector.self)
+            let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
+            var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
+            w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
+            w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
+            w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+            a += PackedMatrix.panelRows
+            row += stride
+        }
+    }
+    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
+        guard r < rows else { return }
+        let destination = c + r * rowStride
+        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
+        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
+    }
+    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
+}
+#endif
 
 /// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are
 /// stored.
