@@ -45,7 +45,7 @@ public func packedGEMM(
     precondition(panels.lowerBound >= 0 && panels.upperBound <= a.panels, "GEMM: panels \(panels) of \(a.panels)")
     let lanes = FloatVector.scalarCount, panelRows = PackedMatrix.panelRows
     a.storage.withUnsafeBufferPointer { storage in
-        guard let packed = storage.baseAddress else { return }
+        guard let packed = storage.baseAddress.map({ $0 + a.offset }) else { return }
         func panelStart(_ panel: Int) -> UnsafePointer<Float> { packed + panel * a.depth * panelRows }
         func storedRows(_ panel: Int) -> Int { min(panelRows, a.rows - panel * panelRows) }
         let rows = (panels.lowerBound * panelRows)..<min(a.rows, panels.upperBound * panelRows)

@@ -13,8 +13,9 @@ public struct PackedMatrix: Sendable {
 
     public let rows: Int
     public let depth: Int
-    /// `panels · depth · panelRows` floats.
+    /// `panels · depth · panelRows` floats from `offset` (several matrices can share one array).
     let storage: [Float]
+    let offset: Int
 
     public var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
 
@@ -23,18 +24,37 @@ public struct PackedMatrix: Sendable {
         precondition(rows > 0 && depth > 0 && rowStride >= depth, "packing a \(rows)×\(depth) matrix with row stride \(rowStride)")
         self.rows = rows
         self.depth = depth
+        offset = 0
         let panelRows = Self.panelRows, panels = (rows + panelRows - 1) / panelRows
         storage = [Float](unsafeUninitializedCapacity: panels * depth * panelRows) { packed, count in
-            for panel in 0..<panels {
+            // Row by row, reading each row in order; then the last panel's padding rows.
+            for row in 0..<rows {
+                let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
+                let source = matrix + row * rowStride
+                var destination = packed.baseAddress! + panel * depth * panelRows + lane
                 for column in 0..<depth {
-                    for lane in 0..<panelRows {
-                        let row = panel * panelRows + lane
-                        packed[(panel * depth + column) * panelRows + lane] = row < rows ? matrix[row * rowStride + column] : 0
-                    }
+                    destination.initialize(to: source[column])
+                    destination += panelRows
                 }
+            }
+            for row in rows..<(panels * panelRows) {
+                let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
+                for column in 0..<depth { packed[(panel * depth + column) * panelRows + lane] = 0 }
             }
             count = panels * depth * panelRows
         }
+    }
+
+    /// The matrix at `offset` in `packed`, already in this layout (`panels · depth · panelRows`
+    /// floats, padding rows 0). Matrices made from one array share it.
+    init(rows: Int, depth: Int, packed: [Float], offset: Int) {
+        precondition(rows > 0 && depth > 0 && offset >= 0
+                     && offset + (rows + Self.panelRows - 1) / Self.panelRows * Self.panelRows * depth <= packed.count,
+                     "a \(rows)×\(depth) matrix at \(offset) of \(packed.count) packed floats")
+        self.rows = rows
+        self.depth = depth
+        self.offset = offset
+        storage = packed
     }
 
     /// The row-major matrix back (tests, and anyone who wants to see what was packed).
@@ -42,7 +62,7 @@ public struct PackedMatrix: Sendable {
         (0..<(rows * depth)).map { index in
             let (row, column) = index.quotientAndRemainder(dividingBy: depth)
             let (panel, lane) = row.quotientAndRemainder(dividingBy: Self.panelRows)
-            return storage[(panel * depth + column) * Self.panelRows + lane]
+            return storage[offset + (panel * depth + column) * Self.panelRows + lane]
         }
     }
 }

@@ -20,10 +20,11 @@ struct PhaseSplitConvolution: Sendable {
     init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
-        let tapMajor = (0..<(outputChannels * 9 * inputChannels)).map { index in
-            let (o, column) = index.quotientAndRemainder(dividingBy: 9 * inputChannels)
-            let (tap, c) = column.quotientAndRemainder(dividingBy: inputChannels)
-            return weights[(o * inputChannels + c) * 9 + tap]
+        var tapMajor = [Float](repeating: 0, count: outputChannels * 9 * inputChannels)
+        for o in 0..<outputChannels {
+            for c in 0..<inputChannels {
+                for tap in 0..<9 { tapMajor[(o * 9 + tap) * inputChannels + c] = weights[(o * inputChannels + c) * 9 + tap] }
+            }
         }
         filters = tapMajor.withUnsafeBufferPointer {
             PackedMatrix(rows: outputChannels, depth: 9 * inputChannels, matrix: $0.baseAddress!, rowStride: 9 * inputChannels)

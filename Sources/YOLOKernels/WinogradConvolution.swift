@@ -30,13 +30,15 @@ struct WinogradConvolution: Sendable {
     init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
-        var transformed = [Float](repeating: 0, count: 36 * outputChannels * inputChannels)
-        let planeSize = outputChannels * inputChannels
+        // The 36 planes side by side, each already in `PackedMatrix`'s layout (zero rows pad the last
+        // panel): U_ξ[o][c] at ξ · planeSize + ((o / 8) · C_in + c) · 8 + o mod 8.
+        let panelRows = PackedMatrix.panelRows
+        let planeSize = (outputChannels + panelRows - 1) / panelRows * panelRows * inputChannels
+        var transformed = [Float](repeating: 0, count: 36 * planeSize)
         transformed.withUnsafeMutableBufferPointer { transformed in
             weights.withUnsafeBufferPointer { weights in
                 ComputeThreads.parallelFor(outputChannels) { o in
-                    // Eight input channels at a time, one per lane, so that each of the 36 planes gets
-                    // eight consecutive values (plane ξ holds U_ξ[o][c] at o · C_in + c).
+                    // Eight input channels at a time, one per lane.
                     for firstChannel in stride(from: 0, to: inputChannels, by: 8) {
                         let lanes = min(8, inputChannels - firstChannel)
                         @inline(__always) func tap(_ k: Int) -> SIMD8<Double> {
@@ -49,11 +51,11 @@ struct WinogradConvolution: Sendable {
                                        filterTransform(tap(1), tap(4), tap(7)),
                                        filterTransform(tap(2), tap(5), tap(8)))
                         // (G g) Gᵀ, row by row of G g, rounded once into plane ξ = 6·row + col.
-                        let destination = transformed.baseAddress! + o * inputChannels + firstChannel
+                        let destination = transformed.baseAddress! + ((o / panelRows) * inputChannels + firstChannel) * panelRows + o % panelRows
                         @inline(__always) func put(_ row: Int, _ a: SIMD8<Double>, _ b: SIMD8<Double>, _ e: SIMD8<Double>) {
                             @inline(__always) func store(_ col: Int, _ values: SIMD8<Double>) {
                                 let plane = destination + (6 * row + col) * planeSize
-                                for lane in 0..<lanes { plane[lane] = Float(values[lane]) }
+                                for lane in 0..<lanes { plane[lane * panelRows] = Float(values[lane]) }
                             }
                             let u = filterTransform(a, b, e)
                             store(0, u.0); store(1, u.1); store(2, u.2); store(3, u.3); store(4, u.4); store(5, u.5)
@@ -68,11 +70,8 @@ struct WinogradConvolution: Sendable {
                 }
             }
         }
-        transformedWeights = transformed.withUnsafeBufferPointer { transformed in
-            (0..<36).map { xi in
-                PackedMatrix(rows: outputChannels, depth: inputChannels, matrix: transformed.baseAddress! + xi * planeSize,
-                             rowStride: inputChannels)
-            }
+        transformedWeights = (0..<36).map { xi in
+            PackedMatrix(rows: outputChannels, depth: inputChannels, packed: transformed, offset: xi * planeSize)
         }
     }
 
