@@ -28,12 +28,14 @@ public enum GEMMEpilogue {
 ///
 /// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators; on builds
 /// without AVX-512, two passes of 4 rows) and runs down the whole depth: per step, two vector loads
-/// of `B`, eight broadcasts of `A` and sixteen fused multiply-adds; the bias is added in the registers before the tile's one store. Column tiles run
-/// outermost, so the `depth × 2 vectors` strip of `B` stays in cache while every panel of `A` passes
-/// over it, and the activation runs over the strip of `C` once all panels have stored into it, while
-/// it is still in the first-level cache. Columns left over past the last whole vector are copied,
-/// zero-padded, into a small buffer and multiplied like a whole vector, of which only the real
-/// columns are stored.
+/// of `B`, eight broadcasts of `A` and sixteen fused multiply-adds; the bias is added in the
+/// registers before the tile's one store. Panels run outermost: one panel of `A` (`depth × 8`
+/// floats) stays in the first-level cache while the kernel walks every column tile of the block,
+/// and the activation runs over the block's rows once all panels have stored. (Column tiles
+/// outermost, `B`'s strip shared by all panels, measured 6% slower over YOLO11n and 30% on its
+/// 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.) Columns left over past the last
+/// whole vector are copied, zero-padded, into a small buffer and multiplied like a whole vector,
+/// of which only the real columns are stored.
 ///
 /// Every result is the sum over the depth in order, one fused multiply-add per term where the build
 /// has FMA (`multiplyAdd`), then `+ bias`, then the activation, as `addBiasAndActivate` does.
@@ -55,16 +57,18 @@ public func packedGEMM(
                 siluInPlace(rows: rows, columns: columns, of: strip, rowStride: rowStride)
             }
         }
-        var column = 0
-        while column + 2 * lanes <= columns {
-            for panel in panels {
+        let wholeTiles = columns / (2 * lanes) * (2 * lanes)
+        for panel in panels {
+            var column = 0
+            while column < wholeTiles {
                 multiplyPanelByTwoVectors(panelStart(panel), b, column: column,
                                           into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
                                           firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue)
+                column += 2 * lanes
             }
-            activate(c + column, columns: 2 * lanes)
-            column += 2 * lanes
         }
+        if wholeTiles > 0 { activate(c, columns: wholeTiles) }
+        var column = wholeTiles
         if column + lanes <= columns {
             for panel in panels {
                 multiplyPanelByVector(panelStart(panel), b, column: column, into: c + panel * panelRows * rowStride + column,
