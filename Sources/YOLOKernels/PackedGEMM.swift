@@ -51,10 +51,10 @@ public func packedGEMM(
         func panelStart(_ panel: Int) -> UnsafePointer<Float> { packed + panel * a.depth * panelRows }
         func storedRows(_ panel: Int) -> Int { min(panelRows, a.rows - panel * panelRows) }
         let rows = (panels.lowerBound * panelRows)..<min(a.rows, panels.upperBound * panelRows)
-        /// The activation over the strip of `C` just stored, columns `[0, columns)` from `strip`.
-        func activate(_ strip: UnsafeMutablePointer<Float>, columns: Int) {
+        // The activation over the block once every panel has stored into it.
+        defer {
             if case .biasActivation(_, .silu) = epilogue {
-                siluInPlace(rows: rows, columns: columns, of: strip, rowStride: rowStride)
+                siluInPlace(rows: rows, columns: columns, of: c, rowStride: rowStride)
             }
         }
         let wholeTiles = columns / (2 * lanes) * (2 * lanes)
@@ -67,7 +67,6 @@ public func packedGEMM(
                 column += 2 * lanes
             }
         }
-        if wholeTiles > 0 { activate(c, columns: wholeTiles) }
         var column = wholeTiles
         if column + lanes <= columns {
             for panel in panels {
@@ -75,7 +74,6 @@ public func packedGEMM(
                                       rowStride: rowStride, firstRow: panel * panelRows, rows: storedRows(panel),
                                       columns: lanes, epilogue: epilogue)
             }
-            activate(c + column, columns: lanes)
             column += lanes
         }
         guard column < columns else { return }
@@ -101,7 +99,6 @@ public func packedGEMM(
                 }
             }
         }
-        activate(c + column, columns: remaining)
     }
 }
 
@@ -117,18 +114,38 @@ public func packedGEMM(
     }
 }
 
-#if SWIFTYOLO_AVX512
 /// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
-/// of them stored): 16 accumulators, of AVX-512's 32 registers.
+/// of them stored). With AVX-512's 32 registers all 8 rows run in one pass (16 accumulators); with
+/// 16 (AVX2; NEON's 32 hold 16 of these 8-float vectors) 16 accumulators would not fit beside the
+/// loads, so the panel runs as two passes of 4 rows.
 @inline(__always)
 private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
 ) {
+    multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
+                             firstRow: firstRow, rows: rows, epilogue: epilogue)
+    #if !SWIFTYOLO_AVX512
+    guard rows > 4 else { return }
+    multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
+                             firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue)
+    #endif
+}
+
+/// One pass of `multiplyPanelByTwoVectors`: the panel's rows from `panel` (8 on AVX-512 builds,
+/// else 4; a step is `PackedMatrix.panelRows` floats) times `2 · lanes` columns of `B`, the first
+/// `rows` of them stored.
+@inline(__always)
+private func multiplyRowsByTwoVectors(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
+) {
     var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
     var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
+    #if SWIFTYOLO_AVX512
     var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
     var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
+    #endif
     let lanes = FloatVector.scalarCount
     var a = panel
     for piece in b {
@@ -141,10 +158,12 @@ private func multiplyPanelByTwoVectors(
             w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
             w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
             w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+            #if SWIFTYOLO_AVX512
             w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
             w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
             w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
             w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
+            #endif
             a += PackedMatrix.panelRows
             row += stride
         }
@@ -156,58 +175,10 @@ private func multiplyPanelByTwoVectors(
         storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
     }
     store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
+    #if SWIFTYOLO_AVX512
     store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
+    #endif
 }
-#else
-/// One 8-row panel of `A` times `2 · lanes` columns of `B`, as two passes of four rows: with 16
-/// vector registers (AVX2; NEON's 32 hold 16 of these 8-float vectors), 16 accumulators would not
-/// fit beside the loads, so each pass keeps 8.
-@inline(__always)
-private func multiplyPanelByTwoVectors(
-    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
-) {
-    multiplyFourRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
-                                 firstRow: firstRow, rows: rows, epilogue: epilogue)
-    guard rows > 4 else { return }
-    multiplyFourRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
-                                 firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue)
-}
-
-/// Rows `0..<4` from `panel` (a panel's rows, `PackedMatrix.panelRows` apart per step) times
-/// `2 · lanes` columns of `B`, the first `rows` of them stored.
-@inline(__always)
-private func multiplyFourRowsByTwoVectors(
-    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue
-) {
-    var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
-    var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
-    let lanes = FloatVector.scalarCount
-    var a = panel
-    for piece in b {
-        var row = UnsafeRawPointer(piece.first + column)
-        let stride = piece.stride * MemoryLayout<Float>.stride
-        for _ in 0..<piece.count {
-            let b0 = row.loadUnaligned(as: FloatVector.self)
-            let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
-            var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
-            w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
-            w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
-            w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
-            a += PackedMatrix.panelRows
-            row += stride
-        }
-    }
-    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
-        guard r < rows else { return }
-        let destination = c + r * rowStride
-        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
-        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
-    }
-    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
-}
-#endif
 
 /// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are
 /// stored.
@@ -259,19 +230,16 @@ private func storeResult(_ values: FloatVector, row: Int, into destination: Unsa
 
 /// SiLU in place over `rows` rows of `columns` floats, `rowStride` apart from `matrix`'s row 0: one
 /// loop, so that the vectorized exponential is inlined once and not into every store of the
-/// microkernels.
+/// microkernels; the floats past a row's last whole vector go through `siluInPlace(_:count:)`.
 @inline(never)
 private func siluInPlace(rows: Range<Int>, columns: Int, of matrix: UnsafeMutablePointer<Float>, rowStride: Int) {
-    let lanes = FloatVector.scalarCount
-    guard columns % lanes == 0 else {
-        for row in rows { siluInPlace(matrix + row * rowStride, count: columns) }
-        return
-    }
+    let lanes = FloatVector.scalarCount, wholeVectors = columns / lanes * lanes
     for row in rows {
         let values = UnsafeMutableRawPointer(matrix + row * rowStride)
-        for offset in stride(from: 0, to: columns * MemoryLayout<Float>.stride, by: lanes * MemoryLayout<Float>.stride) {
+        for offset in stride(from: 0, to: wholeVectors * MemoryLayout<Float>.stride, by: lanes * MemoryLayout<Float>.stride) {
             values.storeBytes(of: vectorSiLU(values.loadUnaligned(fromByteOffset: offset, as: FloatVector.self)),
                               toByteOffset: offset, as: FloatVector.self)
         }
+        if wholeVectors < columns { siluInPlace(matrix + row * rowStride + wholeVectors, count: columns - wholeVectors) }
     }
 }

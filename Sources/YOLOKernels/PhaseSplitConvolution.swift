@@ -57,13 +57,15 @@ struct PhaseSplitConvolution: Sendable {
             splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
                             phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
             /// `C = act(W · B + b)` over `columns` positions from `q = firstColumn`.
+            // Where each tap reads position q = 0 in its phase plane.
+            let tapStarts = (0..<9).map { tap in
+                let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
+                let phase = (ky % 2) * 2 + kx % 2
+                return UnsafePointer(phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)
+            }
+            var taps = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
             func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int) {
-                let taps = (0..<9).map { tap in
-                    let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
-                    let phase = (ky % 2) * 2 + kx % 2
-                    return GEMMInputRows(first: phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2 + firstColumn,
-                                         count: inputChannels, stride: planeSize)
-                }
+                for tap in 0..<9 { taps[tap] = GEMMInputRows(first: tapStarts[tap] + firstColumn, count: inputChannels, stride: planeSize) }
                 taps.withUnsafeBufferPointer { taps in
                     packedGEMM(filters, panels: panels, b: taps, columns: columns, c: c, rowStride: rowStride,
                                epilogue: .biasActivation(bias: bias, activation: activation))
