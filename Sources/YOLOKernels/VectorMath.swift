@@ -19,6 +19,31 @@ public typealias FloatVector = SIMD8<Float>
 public func vectorExp(_ x: FloatVector) -> FloatVector {
     var x = x.replacing(with: 88.37626, where: x .> 88.37626)
     x = x.replacing(with: -104, where: x .< -104)
+    let (expR, n) = exponentialReduction(x)
+    // 2^n for n in [-150, 128], as two factors so that neither exponent field leaves [-126, 127].
+    let half = n &>> 1
+    let scaleA = unsafeBitCast((half &+ 127) &<< 23, to: FloatVector.self)
+    let scaleB = unsafeBitCast((n &- half &+ 127) &<< 23, to: FloatVector.self)
+    return expR * scaleA * scaleB
+}
+
+/// `e^x` where only `1 + e^x` counts (the logistic functions), bit for bit `vectorExp(x)` for `x` in
+/// [−86, 88.376]. Below −86 `e^x` comes out as e^−86 (4.4e−38) instead of smaller: `1 + e^x` is 1
+/// either way. In that range `2^n` is one normal number times two (`n` in [−124, 128]), so the
+/// scale takes two integer operations where `vectorExp`'s two factors take seven: SiLU, the
+/// activation of nearly every convolution, runs on this.
+@inlinable @inline(__always)
+public func vectorExpForLogistic(_ x: FloatVector) -> FloatVector {
+    var x = x.replacing(with: 88.37626, where: x .> 88.37626)
+    x = x.replacing(with: -86, where: x .< -86)
+    let (expR, n) = exponentialReduction(x)
+    return expR * unsafeBitCast((n &+ 126) &<< 23, to: FloatVector.self) * 2
+}
+
+/// The reduction shared by the exponentials: `x = n·ln 2 + r`, returned as `e^r` (the Cephes
+/// polynomial) and the integer `n` (`x` already clamped to the caller's range).
+@inlinable @inline(__always)
+func exponentialReduction(_ x: FloatVector) -> (expR: FloatVector, n: FloatVector.MaskStorage) {
     // Round x·log2(e) to the nearest integer n by adding 1.5·2^23: n sits in the low mantissa bits.
     let magic = FloatVector(repeating: 12_582_912)
     let shifted = multiplyAdd(x, FloatVector(repeating: 1.442_695_04), magic)
@@ -31,25 +56,19 @@ public func vectorExp(_ x: FloatVector) -> FloatVector {
     p = multiplyAdd(p, r, FloatVector(repeating: 4.166_579_59e-2))
     p = multiplyAdd(p, r, FloatVector(repeating: 1.666_666_55e-1))
     p = multiplyAdd(p, r, FloatVector(repeating: 5.000_000_12e-1))
-    let expR = multiplyAdd(p, r * r, r) + 1
-    // 2^n for n in [-150, 128], as two factors so that neither exponent field leaves [-126, 127].
-    let ni = unsafeBitCast(shifted, to: FloatVector.MaskStorage.self) &- 0x4B40_0000
-    let half = ni &>> 1
-    let scaleA = unsafeBitCast((half &+ 127) &<< 23, to: FloatVector.self)
-    let scaleB = unsafeBitCast((ni &- half &+ 127) &<< 23, to: FloatVector.self)
-    return expR * scaleA * scaleB
+    return (multiplyAdd(p, r * r, r) + 1, unsafeBitCast(shifted, to: FloatVector.MaskStorage.self) &- 0x4B40_0000)
 }
 
 /// SiLU, `x / (1 + e^(−x))`, a vector at a time.
 @inlinable @inline(__always)
 public func vectorSiLU(_ x: FloatVector) -> FloatVector {
-    x / (1 + vectorExp(-x))
+    x / (1 + vectorExpForLogistic(-x))
 }
 
 /// The logistic function `1 / (1 + e^(−x))`, a vector at a time.
 @inlinable @inline(__always)
 public func vectorSigmoid(_ x: FloatVector) -> FloatVector {
-    1 / (1 + vectorExp(-x))
+    1 / (1 + vectorExpForLogistic(-x))
 }
 
 /// The lane-wise maximum of two vectors, with a comparison mask.

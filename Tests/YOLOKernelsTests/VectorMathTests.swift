@@ -28,6 +28,30 @@ import YOLOKernels
         #expect(extremes[6] == 1 && extremes[7] == 1)
     }
 
+    /// SiLU and the sigmoid run on `vectorExpForLogistic`, whose single-factor scale must change no
+    /// result: every 4096th float bit pattern, both signs, NaNs and infinities included, against the
+    /// same formulas on `vectorExp`.
+    @Test func logisticFunctionsEqualTheirFormulasOnVectorExpBitForBit() {
+        var siluDiffers = 0, sigmoidDiffers = 0, firstDifference: Float?
+        var pattern: UInt32 = 0
+        repeat {
+            let x = FloatVector((0..<FloatVector.scalarCount).map { Float(bitPattern: pattern &+ UInt32($0) &* 4096) })
+            let silu = vectorSiLU(x), sigmoid = vectorSigmoid(x)
+            let expectedSiLU = x / (1 + vectorExp(-x)), expectedSigmoid = 1 / (1 + vectorExp(-x))
+            for lane in 0..<FloatVector.scalarCount {
+                func same(_ a: Float, _ b: Float) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }
+                if !same(silu[lane], expectedSiLU[lane]) { siluDiffers += 1; firstDifference = firstDifference ?? x[lane] }
+                if !same(sigmoid[lane], expectedSigmoid[lane]) { sigmoidDiffers += 1; firstDifference = firstDifference ?? x[lane] }
+            }
+            pattern = pattern &+ UInt32(FloatVector.scalarCount * 4096)
+        } while pattern != 0
+        #expect(siluDiffers == 0 && sigmoidDiffers == 0, "\(siluDiffers) SiLU and \(sigmoidDiffers) sigmoid results differ, first at \(String(describing: firstDifference))")
+        // Where the two exponentials themselves agree, and where they do not.
+        let agreeing = FloatVector((0..<FloatVector.scalarCount).map { -86 + Float($0) * 10.9 })
+        #expect(vectorExpForLogistic(agreeing) == vectorExp(agreeing))
+        #expect(vectorExpForLogistic(FloatVector(repeating: -100))[0] > vectorExp(FloatVector(repeating: -100))[0])
+    }
+
     @Test(arguments: [0, 1, 7, 8, 9, 31, 1000])
     func biasAndActivationMatchTheDefinition(count: Int) {
         var generator = SeededGenerator(seed: UInt64(count))
