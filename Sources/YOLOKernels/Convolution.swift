@@ -97,7 +97,6 @@ public struct Convolution: Sendable {
     /// element is written).
     public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
         let g = geometry
-        let planeSize = g.outputSize(height) * g.outputSize(width)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
             if let winograd {
@@ -108,10 +107,8 @@ public struct Convolution: Sendable {
                 depthwiseFilters.withUnsafeBufferPointer { weights in
                     depthwiseConvolution(
                         input, channels: g.inputChannels, height: height, width: width, weights: weights.baseAddress!,
-                        kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, into: output)
-                }
-                ComputeThreads.parallelFor(g.outputChannels) { c in
-                    addBiasAndActivate(output + c * planeSize, count: planeSize, bias: bias[c], activation: activation)
+                        kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, bias: bias, activation: activation,
+                        into: output)
                 }
             } else if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
                 pointwiseConvolution([(input, g.inputChannels)], planeSize: height * width, into: output)
