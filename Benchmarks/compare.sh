@@ -4,13 +4,16 @@
 # and prints each one's median of the per-round medians and its ratio to the first; with --layers,
 # also the per-layer medians side by side (the README's per-layer tables).
 #
-#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] BINARY BINARY...
+#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] [--pin CPUS] BINARY BINARY...
+#
+# --pin runs every bench on the given CPUs (taskset -c, e.g. --pin 1 for one-thread runs): on this
+# 2-core machine the one-thread rounds of one binary then spread a few percent instead of over 10%.
 #
 # Keep a copy of the binary before a change (cp .build/release/swift-yolo /tmp/before), rebuild,
 # then: Benchmarks/compare.sh /tmp/before .build/release/swift-yolo. OPENBLAS_CORETYPE is removed
 # so that OpenBLAS picks its kernels for this CPU, as Benchmarks/peers.py does.
 set -euo pipefail
-rounds=4 threads=1 runs=20 warmup=5 layers=0
+rounds=4 threads=1 runs=20 warmup=5 layers=0 pin=
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -18,17 +21,23 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --layers) layers=1; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --pin) pin=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [ $# -ge 2 ] || { echo "compare.sh: give at least two binaries (--help)" >&2; exit 2; }
+launcher=()
+if [ -n "$pin" ]; then
+  command -v taskset >/dev/null || { echo "compare.sh: --pin needs taskset (util-linux)" >&2; exit 2; }
+  launcher=(taskset -c "$pin")
+fi
 for binary in "$@"; do [ -x "$binary" ] || { echo "compare.sh: '$binary' is not an executable" >&2; exit 2; }; done
 
 for round in $(seq "$rounds"); do
   for binary in "$@"; do
-    OPENBLAS_CORETYPE= "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
+    OPENBLAS_CORETYPE= "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
       | python3 -c "import json, sys; print(json.dumps([sys.argv[1], json.load(sys.stdin)]))" "$binary"
   done
 done | python3 -c '
