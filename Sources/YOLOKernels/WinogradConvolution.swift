@@ -87,11 +87,16 @@ struct WinogradConvolution: Sendable {
             let firstTileRow = block * rowsPerBlock
             let rows = min(rowsPerBlock, tileRows - firstTileRow)
             let tiles = rows * tileColumns
-            // Eight spare floats after each V_ξ and after the last M_ξ: the transforms store and load
-            // whole vectors of tiles, also where a tile row ends in a partial one.
-            let transformedStride = inputChannels * tiles + 8
+            // Sixteen spare floats (one cache line) after each V_ξ and M_ξ, eight after the last M_ξ:
+            // the transforms store and load whole vectors of tiles, also where a tile row ends in a
+            // partial one. The line also staggers the 36 planes over the cache sets: unpadded, the
+            // output transform's 36 loads per vector (one per plane, 4 KiB multiples apart at 64
+            // channels of 240 tiles) all fell in one set of the 12-way first-level cache, and
+            // eight-float padding left half of the input transform's vector stores split across lines.
+            let transformedStride = inputChannels * tiles + 16
             let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
-            let productsTensor = Tensor(uninitializedShape: [36 * outputChannels * tiles + 8])
+            let productsStride = outputChannels * tiles + 16
+            let productsTensor = Tensor(uninitializedShape: [36 * productsStride + 8])
             let (transformed, products) = (transformedTensor.data, productsTensor.data)
             defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
             transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
@@ -99,10 +104,10 @@ struct WinogradConvolution: Sendable {
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
-                           columns: tiles, c: products + xi * outputChannels * tiles, rowStride: tiles, epilogue: .none)
+                           columns: tiles, c: products + xi * productsStride, rowStride: tiles, epilogue: .none)
             }
             transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                            tileColumns: tileColumns, into: output)
+                            tileColumns: tileColumns, planeStride: productsStride, into: output)
             // Epilogue over the block's output rows, still in cache.
             let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
             for o in 0..<outputChannels {
@@ -175,9 +180,8 @@ struct WinogradConvolution: Sendable {
     /// (the rows and columns of a tile past the image's end are dropped), eight tiles at a time. Whole
     /// vectors are loaded; the lanes past a tile row's end are computed and dropped.
     private func transformOutput(_ products: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
-                                 tileColumns: Int, into output: UnsafeMutablePointer<Float>) {
+                                 tileColumns: Int, planeStride: Int, into output: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns
-        let planeStride = outputChannels * tiles
         // M A of one vector of tiles: 6 × 4 vectors.
         let rows = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 24)
         defer { rows.deallocate() }
