@@ -76,20 +76,52 @@ public struct Convolution: Sendable {
         return output
     }
 
-    /// Convolves the channel-wise concatenation of `parts` (`[1, C_i, H, W]` each, `Σ C_i = C_in`)
-    /// without building it, as `self(Tensor.concatenatingChannels(parts))` would: a 1×1 convolution
-    /// is a sum of GEMMs, one per part, accumulated in the output block. Other kernels concatenate.
-    public func callAsFunction(concatenating parts: [Tensor]) -> Tensor {
+    /// Convolves a feature map whose parts may not be written out (`FeatureMap`), as `self(x.tensor)`
+    /// would. A 1×1 convolution reads the parts where they lie — it is a sum of products, one per
+    /// part, each with its own columns of the filters — and multiplies upsampled parts at their own
+    /// size: upsampling commutes with it, `W · up(a) = up(W · a)`. So when the upsampled parts come
+    /// first or last, all by one factor, their product is computed small, upsampled into the output,
+    /// and the other parts' product is added to it with the bias before the activation; a quarter of
+    /// their arithmetic at factor 2, and no upsampled copy of them. Other kernels, and other mixes of
+    /// parts, convolve `x.tensor`.
+    public func callAsFunction(_ x: FeatureMap) -> Tensor {
         let g = geometry
-        guard g.kernelSize == 1, g.stride == 1, g.padding == 0, g.groups == 1, let first = parts.first else {
-            return self(Tensor.concatenatingChannels(parts))
+        guard g.kernelSize == 1, g.stride == 1, g.padding == 0, g.groups == 1, x.parts.count > 1 || x.parts[0].upsampling > 1
+        else { return self(x.tensor) }
+        precondition(x.channels == g.inputChannels, "convolution \(g) got \(x.channels) input channels")
+        let output = Tensor.featureMap(channels: g.outputChannels, height: x.height, width: x.width, zeroed: false)
+        func pieces(_ parts: ArraySlice<FeatureMap.Part>) -> [(UnsafePointer<Float>, Int)] { parts.map { (UnsafePointer($0.tensor.data), $0.channels) } }
+        let factor = x.parts.map(\.upsampling).max()!
+        guard factor > 1 else {
+            pointwiseConvolution(packedFilters[0], pieces(x.parts[...]), planeSize: x.height * x.width, into: output.data)
+            return output
         }
-        let (_, height, width) = first.chw
-        precondition(parts.allSatisfy { $0.chw.height == height && $0.chw.width == width }
-                     && parts.reduce(0, { $0 + $1.chw.channels }) == g.inputChannels,
-                     "convolution \(g) got parts \(parts.map(\.shape))")
-        let output = Tensor.featureMap(channels: g.outputChannels, height: height, width: width, zeroed: false)
-        pointwiseConvolution(parts.map { (UnsafePointer($0.data), $0.chw.channels) }, planeSize: height * width, into: output.data)
+        // The small parts (upsampled by `factor`) must be a run at the start or the end, the others as they are.
+        let smallCount = x.parts.count { $0.upsampling == factor }
+        let smallFirst = x.parts.prefix(smallCount).allSatisfy { $0.upsampling == factor }
+        guard x.parts.allSatisfy({ $0.upsampling == factor || $0.upsampling == 1 })
+              && (smallFirst || x.parts.suffix(smallCount).allSatisfy { $0.upsampling == factor })
+        else { return self(x.tensor) }
+        let (small, large) = smallFirst ? (x.parts.prefix(smallCount), x.parts.dropFirst(smallCount))
+                                        : (x.parts.suffix(smallCount), x.parts.dropLast(smallCount))
+        let (smallHeight, smallWidth) = (x.height / factor, x.width / factor)
+        let product = Tensor.featureMap(channels: g.outputChannels, height: smallHeight, width: smallWidth, zeroed: false)
+        guard !large.isEmpty else {
+            // Only upsampled parts: the whole convolution small, then upsampled (the same values).
+            pointwiseConvolution(packedFilters[0], pieces(small), planeSize: smallHeight * smallWidth, into: product.data)
+            upsampleNearest(product.data, channels: g.outputChannels, height: smallHeight, width: smallWidth, factor: factor, into: output.data)
+            return output
+        }
+        let smallChannels = small.reduce(0) { $0 + $1.channels }, largeChannels = g.inputChannels - smallChannels
+        let (smallColumns, largeColumns) = smallFirst ? (0..<smallChannels, smallChannels..<g.inputChannels)
+                                                      : (largeChannels..<g.inputChannels, 0..<largeChannels)
+        pointwiseConvolution(packedFilters[0].columns(smallColumns), pieces(small), planeSize: smallHeight * smallWidth,
+                             epilogue: GEMMEpilogue.none, into: product.data)
+        upsampleNearest(product.data, channels: g.outputChannels, height: smallHeight, width: smallWidth, factor: factor, into: output.data)
+        bias.withUnsafeBufferPointer { bias in
+            pointwiseConvolution(packedFilters[0].columns(largeColumns), pieces(large), planeSize: x.height * x.width,
+                                 epilogue: .accumulateBiasActivation(bias: bias.baseAddress!, activation: activation), into: output.data)
+        }
         return output
     }
 
@@ -111,7 +143,7 @@ public struct Convolution: Sendable {
                         into: output)
                 }
             } else if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
-                pointwiseConvolution([(input, g.inputChannels)], planeSize: height * width, into: output)
+                pointwiseConvolution(packedFilters[0], [(input, g.inputChannels)], planeSize: height * width, into: output)
             } else {
                 blockedGEMMConvolution(input, height: height, width: width, bias: bias, into: output)
             }
@@ -129,16 +161,16 @@ public struct Convolution: Sendable {
         return max(1, min(planeSize, ((planeSize + blocks - 1) / blocks + tile - 1) / tile * tile))
     }
 
-    /// `output = act(W · [part₀; part₁; …] + b)` for a 1×1 convolution, block by block over the
-    /// positions: one GEMM per block reads the parts in place, one after another along its depth,
-    /// and applies the bias and activation before it stores.
-    private func pointwiseConvolution(_ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
-                                      into output: UnsafeMutablePointer<Float>) {
-        let g = geometry, filters = packedFilters[0]
-        let blockSize = blockSize(depth: g.inputChannels, planeSize: planeSize)
+    /// `output = epilogue(W · [part₀; part₁; …])` for a 1×1 convolution with filters `filters` (by
+    /// default `act(W · … + b)`), block by block over the positions: one GEMM per block reads the parts
+    /// in place, one after another along its depth, and applies the epilogue before it stores.
+    private func pointwiseConvolution(_ filters: PackedMatrix, _ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
+                                      epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
+        let blockSize = blockSize(depth: filters.depth, planeSize: planeSize)
         let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
+            let epilogue = epilogue ?? .biasActivation(bias: bias, activation: activation)
             ComputeThreads.parallelFor(tasks.count) { task in
                 let (block, panels) = tasks(task)
                 let start = block * blockSize, count = min(blockSize, planeSize - start)
@@ -146,7 +178,7 @@ public struct Convolution: Sendable {
                 rows.withUnsafeBufferPointer { rows in
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
                     packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
-                               epilogue: .biasActivation(bias: bias, activation: activation))
+                               epilogue: epilogue)
                 }
             }
         }

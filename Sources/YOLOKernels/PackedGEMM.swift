@@ -20,6 +20,17 @@ public enum GEMMEpilogue {
     /// Stores `activation(A · B + bias[row])`: a convolution's bias and activation, with no second
     /// pass over its output.
     case biasActivation(bias: UnsafePointer<Float>, activation: Activation)
+    /// Stores `activation((C + A · B) + bias[row])`, `C` the value it held: the last of several
+    /// products summed into `C`, as a 1×1 convolution over parts read at different sizes does.
+    case accumulateBiasActivation(bias: UnsafePointer<Float>, activation: Activation)
+
+    /// The activation applied after the bias, if any.
+    var activation: Activation? {
+        switch self {
+        case .none: nil
+        case let .biasActivation(_, activation), let .accumulateBiasActivation(_, activation): activation
+        }
+    }
 }
 
 /// `C = epilogue(A · B)` for the rows of `A`'s panels `panels` and `columns` columns: `A` packed at
@@ -47,13 +58,13 @@ public func packedGEMM(
     precondition(panels.lowerBound >= 0 && panels.upperBound <= a.panels, "GEMM: panels \(panels) of \(a.panels)")
     let lanes = FloatVector.scalarCount, panelRows = PackedMatrix.panelRows
     a.storage.withUnsafeBufferPointer { storage in
-        guard let packed = storage.baseAddress.map({ $0 + a.offset }) else { return }
-        func panelStart(_ panel: Int) -> UnsafePointer<Float> { packed + panel * a.depth * panelRows }
+        guard let packed = storage.baseAddress else { return }
+        func panelStart(_ panel: Int) -> UnsafePointer<Float> { packed + a.panelOffset(panel) }
         func storedRows(_ panel: Int) -> Int { min(panelRows, a.rows - panel * panelRows) }
         let rows = (panels.lowerBound * panelRows)..<min(a.rows, panels.upperBound * panelRows)
         // The activation over the block once every panel has stored into it.
         defer {
-            if case .biasActivation(_, .silu) = epilogue {
+            if epilogue.activation == .silu {
                 siluInPlace(rows: rows, columns: columns, of: c, rowStride: rowStride)
             }
         }
@@ -214,18 +225,35 @@ private func multiplyPanelByVector(
     store(0, c0); store(1, c1); store(2, c2); store(3, c3); store(4, c4); store(5, c5); store(6, c6); store(7, c7)
 }
 
-/// Stores the first `columns` lanes of one vector of results of row `row`, plus the row's bias if
-/// the epilogue has one (the activation follows over the whole strip).
+/// Stores the first `columns` lanes of one vector of results of row `row`, plus what the epilogue
+/// adds before the activation (which follows over the whole strip).
 @inline(__always)
 private func storeResult(_ values: FloatVector, row: Int, into destination: UnsafeMutablePointer<Float>,
                          columns: Int, epilogue: GEMMEpilogue) {
     var values = values
-    if case .biasActivation(let bias, _) = epilogue { values += FloatVector(repeating: bias[row]) }
+    switch epilogue {
+    case .none: break
+    case let .biasActivation(bias, _): values += FloatVector(repeating: bias[row])
+    case let .accumulateBiasActivation(bias, _): values = accumulated(values, held: destination, columns: columns, bias: bias[row])
+    }
     if columns == FloatVector.scalarCount {
         UnsafeMutableRawPointer(destination).storeBytes(of: values, as: FloatVector.self)
     } else {
         for lane in 0..<columns { destination[lane] = values[lane] }
     }
+}
+
+/// `(held + values) + bias`, `held` the first `columns` floats at `destination` (the others 0). Not
+/// inlined: the microkernels' other epilogues then keep their code as tight as without it.
+@inline(never)
+private func accumulated(_ values: FloatVector, held destination: UnsafePointer<Float>, columns: Int, bias: Float) -> FloatVector {
+    var held = FloatVector()
+    if columns == FloatVector.scalarCount {
+        held = UnsafeRawPointer(destination).loadUnaligned(as: FloatVector.self)
+    } else {
+        for lane in 0..<columns { held[lane] = destination[lane] }
+    }
+    return (held + values) + FloatVector(repeating: bias)
 }
 
 /// SiLU in place over `rows` rows of `columns` floats, `rowStride` apart from `matrix`'s row 0: one

@@ -13,9 +13,11 @@ public struct PackedMatrix: Sendable {
 
     public let rows: Int
     public let depth: Int
-    /// `panels · depth · panelRows` floats from `offset` (several matrices can share one array).
+    /// `panels` panels of `depth · panelRows` floats, `panelStride` floats apart from `offset` (several
+    /// matrices can share one array, and a matrix of some of another's columns shares its panels).
     let storage: [Float]
     let offset: Int
+    let panelStride: Int
 
     public var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
 
@@ -25,6 +27,7 @@ public struct PackedMatrix: Sendable {
         self.rows = rows
         self.depth = depth
         offset = 0
+        panelStride = depth * Self.panelRows
         let panelRows = Self.panelRows, panels = (rows + panelRows - 1) / panelRows
         storage = [Float](unsafeUninitializedCapacity: panels * depth * panelRows) { packed, count in
             // Row by row, reading each row in order; then the last panel's padding rows.
@@ -54,15 +57,33 @@ public struct PackedMatrix: Sendable {
         self.rows = rows
         self.depth = depth
         self.offset = offset
+        panelStride = depth * Self.panelRows
         storage = packed
     }
+
+    /// The matrix of columns `range`, sharing this one's storage: within a panel the columns are
+    /// consecutive runs of `panelRows` floats, so each panel's share of them is too. (A 1×1
+    /// convolution over a concatenation multiplies the parts read at a different size by their own
+    /// columns of the filters.)
+    public func columns(_ range: Range<Int>) -> PackedMatrix {
+        precondition(range.lowerBound >= 0 && range.upperBound <= depth && !range.isEmpty, "columns \(range) of a \(rows)×\(depth) matrix")
+        return PackedMatrix(rows: rows, depth: range.count, storage: storage, offset: offset + range.lowerBound * Self.panelRows,
+                            panelStride: panelStride)
+    }
+
+    private init(rows: Int, depth: Int, storage: [Float], offset: Int, panelStride: Int) {
+        (self.rows, self.depth, self.storage, self.offset, self.panelStride) = (rows, depth, storage, offset, panelStride)
+    }
+
+    /// Where panel `panel` starts in `storage`.
+    func panelOffset(_ panel: Int) -> Int { offset + panel * panelStride }
 
     /// The row-major matrix back (tests, and anyone who wants to see what was packed).
     public var unpacked: [Float] {
         (0..<(rows * depth)).map { index in
             let (row, column) = index.quotientAndRemainder(dividingBy: depth)
             let (panel, lane) = row.quotientAndRemainder(dividingBy: Self.panelRows)
-            return storage[offset + (panel * depth + column) * Self.panelRows + lane]
+            return storage[panelOffset(panel) + column * Self.panelRows + lane]
         }
     }
 }

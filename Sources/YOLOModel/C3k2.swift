@@ -24,8 +24,13 @@ struct C3k2: Module {
         }
     }
 
-    func callAsFunction(_ x: Tensor) -> Tensor {
-        let y = cv1(x)
+    func callAsFunction(_ x: Tensor) -> Tensor { blocks(cv1(x)) }
+
+    /// `cv1` reads the parts of `x` where they lie (the neck's upsampled maps and skip connections).
+    func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(blocks(cv1(x).tensor)) }
+
+    /// The rest after `cv1`: its output split, the inner blocks, `cv2` over them all.
+    private func blocks(_ y: Tensor) -> Tensor {
         var parts = [y.channels(0..<hidden), y.channels(hidden..<(2 * hidden))]
         for block in m { parts.append(block(parts[parts.count - 1])) }
         return cv2(concatenating: parts)

@@ -27,8 +27,11 @@ struct Conv: Module {
 
     func callAsFunction(_ x: Tensor) -> Tensor { convolution(x) }
 
-    /// `self(cat(parts, 1))` without building the concatenation (see `Convolution`).
-    func callAsFunction(concatenating parts: [Tensor]) -> Tensor { convolution(concatenating: parts) }
+    /// `self(x.tensor)`, reading a 1×1 convolution's input parts where they lie (see `Convolution`).
+    func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(convolution(x)) }
+
+    /// `self(cat(parts, 1))` without building the concatenation.
+    func callAsFunction(concatenating parts: [Tensor]) -> Tensor { convolution(FeatureMap(concatenating: parts)) }
 
     var parameterCount: Int { convolution.parameterCount }
 

@@ -47,22 +47,26 @@ public final class DetectionModel: Sendable {
     /// Runs the network on a preprocessed `[1, 3, H, W]` image (RGB in [0, 1], sides multiples of the
     /// largest stride) and returns the head output `[1, 4 + nc, anchors]`.
     ///
-    /// - Parameter observe: called with each top-level layer's index and output, in order.
-    public func callAsFunction(_ input: Tensor, observe: ((Int, Tensor) -> Void)? = nil) throws -> Tensor {
+    /// Upsampling and concatenation layers leave their output unwritten (`FeatureMap`): the 1×1
+    /// convolution that reads them takes the parts where they lie.
+    ///
+    /// - Parameter observe: called with each top-level layer's index and output, in order (its
+    ///   `tensor` writes an unwritten one out).
+    public func callAsFunction(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
         try validate(input)
-        var outputs = [Tensor?](repeating: nil, count: layers.count)
-        var previous = input
+        var outputs = [FeatureMap?](repeating: nil, count: layers.count)
+        var previous = FeatureMap(input)
         for layer in layers {
-            let inputs = layer.from.map { source -> Tensor in
+            let inputs = layer.from.map { source -> FeatureMap in
                 guard source != -1 else { return previous }
                 guard let saved = outputs[source] else { preconditionFailure("layer \(source)'s output was released before layer \(layer.index) read it") }
                 return saved
             }
-            let output: Tensor
+            let output: FeatureMap
             switch layer.operation {
             case let .module(module): output = module(inputs[0])
-            case .concat: output = Tensor.concatenatingChannels(inputs)
-            case let .detect(detect): output = detect(inputs)
+            case .concat: output = FeatureMap(concatenating: inputs)
+            case let .detect(detect): output = FeatureMap(detect(inputs.map(\.tensor)))
             }
             observe?(layer.index, output)
             // Keep an output only while a later layer still reads it by index.
@@ -70,7 +74,7 @@ public final class DetectionModel: Sendable {
             for source in layer.from where source >= 0 && lastReader[source] <= layer.index { outputs[source] = nil }
             previous = output
         }
-        return previous
+        return previous.tensor
     }
 
     /// Throws unless `input` is a `[1, C_in, H, W]` map whose sides the strides divide.

@@ -30,7 +30,7 @@ public struct GoldenVerification: Sendable {
         try golden.requireKind("golden")
         let input = try golden.tensor(named: "input")
         var outputs: [Int: Tensor] = [:]
-        let head = try model(input) { index, output in outputs[index] = output }
+        let head = try model(input) { index, output in outputs[index] = output.tensor }
         var rows: [Row] = []
         for layer in model.layers.dropLast() {
             let name = "model.\(layer.index)"

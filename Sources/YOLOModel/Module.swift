@@ -4,6 +4,9 @@ import YOLOKernels
 public protocol Module: Sendable {
     /// Runs the block on a `[1, C, H, W]` feature map.
     func callAsFunction(_ x: Tensor) -> Tensor
+    /// Runs the block on a feature map that may not be written out, and may leave its own output so
+    /// (`FeatureMap`): by default, `self(x.tensor)`.
+    func callAsFunction(_ x: FeatureMap) -> FeatureMap
     /// Parameters after BatchNorm folding (weights and biases of the convolutions it runs).
     var parameterCount: Int { get }
     /// The output's `(height, width)` for an input of `size`.
@@ -13,6 +16,8 @@ public protocol Module: Sendable {
 }
 
 extension Module {
+    func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(self(x.tensor)) }
+
     /// Most blocks keep the spatial size.
     func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
 }

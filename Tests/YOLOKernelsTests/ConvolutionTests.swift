@@ -71,10 +71,39 @@ import YOLOKernels
         let weights = randomValues(12 * geometry.filterSize, using: &generator), bias = randomValues(12, using: &generator)
         for block in [nil, 5] as [Int?] {
             let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
-            let fused = convolution(concatenating: parts)
+            let fused = convolution(FeatureMap(concatenating: parts))
             let reference = ReferenceKernels.convolution(Tensor.concatenatingChannels(parts), geometry: geometry, weights: weights, bias: bias, activation: .silu)
             let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
             #expect(difference.isWithinTolerance, "parts \(channels) block \(block.map(String.init) ?? "default"): \(difference)")
+        }
+    }
+
+    /// Parts of a feature map (channels, upsampling factor), for the 1×1 convolution over them.
+    static let upsampledLayouts: [[[Int]]] = [
+        [[4, 2], [5, 1]],          // upsampled parts first: multiplied small, the rest accumulated
+        [[6, 1], [3, 2], [2, 2]],  // last, two of them
+        [[7, 2]],                  // only upsampled: the whole convolution small
+        [[3, 2], [4, 1], [2, 2]],  // at both ends: written out first
+        [[2, 4], [3, 2], [1, 1]],  // two factors: written out first
+    ]
+
+    /// A 1×1 convolution of a map with upsampled parts equals the convolution of the map written out.
+    @Test(arguments: upsampledLayouts)
+    func pointwiseOverUpsampledPartsEqualsConvolutionOfTheMapWrittenOut(layout: [[Int]]) {
+        var generator = SeededGenerator(seed: UInt64(layout.flatMap { $0 }.reduce(3) { $0 &* 31 &+ $1 }))
+        let (height, width) = (8, 12)
+        let map = FeatureMap(concatenating: layout.map { part in
+            FeatureMap(Tensor.random(shape: [1, part[0], height / part[1], width / part[1]], using: &generator)).upsampled(factor: part[1])
+        })
+        let geometry = ConvolutionGeometry(inputChannels: map.channels, outputChannels: 11, kernelSize: 1)
+        let weights = randomValues(11 * geometry.filterSize, using: &generator), bias = randomValues(11, using: &generator)
+        let reference = ReferenceKernels.convolution(map.tensor, geometry: geometry, weights: weights, bias: bias, activation: .silu)
+        for block in [nil, 5] as [Int?] {
+            let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
+            let fused = convolution(map)
+            #expect(fused.shape == reference.shape)
+            let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
+            #expect(difference.isWithinTolerance, "layout \(layout) block \(block.map(String.init) ?? "default"): \(difference)")
         }
     }
 

@@ -61,9 +61,14 @@ import YOLOKernels
         }
         func silu(_ x: Double) -> Double { x / (1 + exp(-x)) }
 
-        for epilogue in ["none", "bias", "bias+silu"] {
+        // What C holds before an accumulating product.
+        let held = randomValues((c.rows + 1) * (c.columns + 5), using: &generator)
+        for epilogue in ["none", "bias", "bias+silu", "accumulate+silu"] {
             let cStride = c.columns + 5, sentinel: Float = 1234.5
             var result = [Float](repeating: sentinel, count: (c.rows + 1) * cStride)
+            if epilogue == "accumulate+silu" {
+                for row in storedRows { for column in 0..<c.columns { result[row * cStride + column] = held[row * cStride + column] } }
+            }
             let pointers = b.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
             let pieces = c.pieces.indices.map { GEMMInputRows(first: pointers[$0], count: c.pieces[$0], stride: strides[$0]) }
             withExtendedLifetime(b) {
@@ -71,7 +76,8 @@ import YOLOKernels
                     let mode: GEMMEpilogue = switch epilogue {
                     case "none": .none
                     case "bias": .biasActivation(bias: bias.baseAddress!, activation: .identity)
-                    default: .biasActivation(bias: bias.baseAddress!, activation: .silu)
+                    case "bias+silu": .biasActivation(bias: bias.baseAddress!, activation: .silu)
+                    default: .accumulateBiasActivation(bias: bias.baseAddress!, activation: .silu)
                     }
                     pieces.withUnsafeBufferPointer { pieces in
                         result.withUnsafeMutableBufferPointer { result in
@@ -90,8 +96,9 @@ import YOLOKernels
                         continue
                     }
                     var expected = product(row, column)
+                    if epilogue == "accumulate+silu" { expected += Double(held[row * cStride + column]) }
                     if epilogue != "none" { expected += Double(bias[row]) }
-                    if epilogue == "bias+silu" { expected = silu(expected) }
+                    if epilogue.hasSuffix("silu") { expected = silu(expected) }
                     // fp32 sums of `depth` products of values in [-1, 1], rounded once per term.
                     let bound = 2e-7 * Double(depth) + 1e-6 * abs(expected) + 1e-7
                     worst = max(worst, abs(Double(value) - expected) / bound)
@@ -109,5 +116,32 @@ import YOLOKernels
         let packed = matrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: stride) }
         #expect(packed.panels == 2)
         #expect(packed.unpacked == (0..<rows).flatMap { matrix[($0 * stride)..<($0 * stride + depth)] })
+    }
+
+    /// A matrix of some columns shares the panels, and multiplies as the columns packed on their own.
+    @Test func columnsOfAPackedMatrixAreThatSubmatrix() {
+        var generator = SeededGenerator(seed: 12)
+        let (rows, depth, columns) = (13, 11, 2 * FloatVector.scalarCount + 3)
+        let matrix = randomValues(rows * depth, using: &generator)
+        let b = randomValues(depth * columns, using: &generator)
+        let packed = matrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: depth) }
+        for range in [0..<4, 4..<11, 3..<4, 0..<11] {
+            let view = packed.columns(range)
+            let submatrix: [Float] = (0..<rows).flatMap { row in matrix[(row * depth + range.lowerBound)..<(row * depth + range.upperBound)] }
+            #expect(view.rows == rows && view.depth == range.count && view.panels == packed.panels)
+            #expect(view.unpacked == submatrix)
+            let own = submatrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: range.count, matrix: $0.baseAddress!, rowStride: range.count) }
+            func multiply(_ a: PackedMatrix) -> [Float] {
+                var c = [Float](repeating: 0, count: rows * columns)
+                b.withUnsafeBufferPointer { b in
+                    c.withUnsafeMutableBufferPointer { c in
+                        packedGEMM(a, panels: 0..<a.panels, b: b.baseAddress! + range.lowerBound * columns, bRowStride: columns,
+                                   columns: columns, c: c.baseAddress!, rowStride: columns, epilogue: .none)
+                    }
+                }
+                return c
+            }
+            #expect(multiply(view) == multiply(own), "columns \(range)")
+        }
     }
 }

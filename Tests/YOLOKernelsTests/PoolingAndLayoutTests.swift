@@ -13,17 +13,38 @@ import YOLOKernels
         #expect(fast.values == reference.values, "pooling is exact: k\(kernelSize) s\(stride) p\(padding) \(height)×\(width)")
     }
 
-    @Test func upsampleNearestCopiesEachPixelIntoABlock() {
-        let input = Tensor(shape: [1, 2, 2, 3], values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
-        let output = input.upsampledNearest(factor: 2)
-        #expect(output.shape == [1, 2, 4, 6])
-        for c in 0..<2 {
-            for y in 0..<4 {
-                for x in 0..<6 {
-                    #expect(output.data[(c * 4 + y) * 6 + x] == input.data[(c * 2 + y / 2) * 3 + x / 2])
+    /// Against the definition, at widths with and without whole vectors and a tail.
+    @Test(arguments: [(1, 3), (2, 3), (2, 8), (2, 19), (3, 5)])
+    func upsampleNearestCopiesEachPixelIntoABlock(factor: Int, width: Int) {
+        var generator = SeededGenerator(seed: UInt64(factor * 100 + width))
+        let input = Tensor.random(shape: [1, 3, 4, width], using: &generator)
+        let output = input.upsampledNearest(factor: factor)
+        #expect(output.shape == [1, 3, 4 * factor, width * factor])
+        var mismatches = 0
+        for c in 0..<3 {
+            for y in 0..<(4 * factor) {
+                for x in 0..<(width * factor) where output.data[(c * 4 * factor + y) * width * factor + x] != input.data[(c * 4 + y / factor) * width + x / factor] {
+                    mismatches += 1
                 }
             }
         }
+        #expect(mismatches == 0, "factor \(factor), width \(width)")
+    }
+
+    /// A map of upsampled and plain parts, written out, is the parts upsampled and concatenated.
+    @Test func featureMapWritesOutItsPartsUpsampledAndConcatenated() {
+        var generator = SeededGenerator(seed: 5)
+        let small = Tensor.random(shape: [1, 3, 3, 5], using: &generator)
+        let large = Tensor.random(shape: [1, 2, 6, 10], using: &generator)
+        let map = FeatureMap(concatenating: [FeatureMap(small).upsampled(factor: 2), FeatureMap(large)])
+        #expect((map.channels, map.height, map.width) == (5, 6, 10))
+        #expect(map.parts.map(\.upsampling) == [2, 1])
+        let written = map.tensor
+        #expect(written.shape == [1, 5, 6, 10])
+        #expect(written.channels(0..<3).values == small.upsampledNearest(factor: 2).values)
+        #expect(written.channels(3..<5).values == large.values)
+        // One tensor as it is is the tensor itself, not a copy.
+        #expect(FeatureMap(large).tensor === large)
     }
 
     @Test func concatAndChannelSlicesRoundTrip() {
