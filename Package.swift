@@ -48,12 +48,12 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "TestSupport"]),
-        .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel"]),
+        .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo"]),
-        .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage"], exclude: ["Fixtures"]),
+        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo", "TestSupport"]),
+        .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),
-        .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "swift-yolo"]),
+        .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "swift-yolo", "TestSupport"]),
     ]
 )

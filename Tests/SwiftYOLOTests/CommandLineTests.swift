@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `swift-yolo` end to end, as scripts use it: the output contract of DESIGN.md, bad inputs
 /// reported one by one while the other images still run, and the exit status.
@@ -134,7 +135,7 @@ import Testing
     }
 
     @Test func saveWritesAnAnnotatedPNGPerImage() throws {
-        let directory = NSTemporaryDirectory() + "swift-yolo-save-\(getpid())"
+        let directory = try ScratchDirectory.fresh("saved")
         let run = try Self.swiftYOLO(["detect", "--save", directory, Self.bus, Self.zidane])
         #expect(run.status == 0, "\(run.stderr)")
         for name in ["bus.png", "zidane.png"] {

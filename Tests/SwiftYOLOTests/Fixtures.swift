@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Paths of the repository, its fixtures, and the weights `make test` converts first.
 enum Fixtures {
@@ -22,12 +23,8 @@ enum Fixtures {
         var description: String { "\(path) is missing: run `make test` (it converts the weights first)" }
     }
 
-    /// Writes `bytes` to a fresh file in a per-process temporary directory.
+    /// Writes `bytes` to a fresh file in the test process's scratch directory.
     static func temporaryFile(_ name: String, bytes: [UInt8]) throws -> String {
-        let directory = NSTemporaryDirectory() + "swift-yolo-tests-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchDirectory.write(bytes, to: name)
     }
 }

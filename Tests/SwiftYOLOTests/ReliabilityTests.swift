@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwiftYOLO
 import YOLOModel
+import TestSupport
 
 /// Heavy and hostile use of the whole stack: one detector shared by many threads, output files that
 /// never appear half-written, and model files that lie about their network.
@@ -72,8 +73,7 @@ import YOLOModel
     }
 
     static func freshDirectory(_ name: String) throws -> String {
-        let directory = NSTemporaryDirectory() + "swift-yolo-reliability-\(getpid())-\(name)"
-        try? FileManager.default.removeItem(atPath: directory)
+        let directory = try ScratchDirectory.fresh("reliability-" + name)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }

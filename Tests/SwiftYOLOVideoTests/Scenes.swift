@@ -2,6 +2,7 @@ import Foundation
 import SwiftYOLOVideo
 import YOLODetect
 import YOLOImage
+import TestSupport
 
 /// Scenes for the stream tests, built in code: a dimmed window onto a sample image (which can pan)
 /// with pure red and blue squares on it as the "objects", written to a YUV4MPEG2 stream.
@@ -60,11 +61,7 @@ enum Scenes {
     }
 
     static func temporaryFile(_ name: String, bytes: [UInt8]) throws -> String {
-        let directory = NSTemporaryDirectory() + "swift-yolo-video-tests-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchDirectory.write(bytes, to: name)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftYOLOVideo
+import TestSupport
 
 /// `swift-yolo video` and the new `detect` options end to end, with the real model (kept to small
 /// inputs, and `--imgsz 160` where the numbers do not matter, so the suite stays quick in debug).
@@ -166,8 +167,7 @@ import Testing
         // bus.jpg turned 90° counter-clockwise (1080×810): the 90° clockwise pass stands it upright.
         let upright = try ImageDecoder().decode(contentsOf: Scenes.busPath)
         let turned = Rotation.degrees270.rotate(upright)
-        let path = NSTemporaryDirectory() + "swift-yolo-video-tests-\(getpid())/bus-sideways.png"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let path = try ScratchDirectory.fresh("bus-sideways.png")
         try turned.writePNG(to: path)
         let run = try Self.swiftYOLO(["detect", "--json", "--rotations", "0,90", path])
         #expect(run.status == 0, "\(run.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftYOLOVideo
+import TestSupport
 
 /// `VideoPipeline` on streams built from the sample images, with `SquareDetector` standing in for
 /// the model: frame counts, sampling, dropped frames, track identities, smoothing and settle events.
@@ -117,8 +118,7 @@ import Testing
     }
 
     @Test func aBadFrameInADirectoryIsReportedAndTheOthersRun() throws {
-        let directory = NSTemporaryDirectory() + "swift-yolo-video-tests-\(getpid())/pan-frames"
-        try? FileManager.default.removeItem(atPath: directory)
+        let directory = try ScratchDirectory.fresh("pan-frames")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (k, frame) in Self.panFrames().prefix(4).enumerated() { try frame.writePNG(to: directory + "/pan\(k).png") }
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: directory + "/pan2b.png"))

@@ -1,5 +1,6 @@
 import Foundation
 import YOLOModel
+import TestSupport
 
 /// Writes tensor files in the documented format (`docs/weight-file.md`), so tests can build valid
 /// files and then break them one field at a time. The product's writer is `tools/swyolo_file.py`.
@@ -50,15 +51,9 @@ struct TensorFileWriter {
 }
 
 enum TemporaryFile {
-    static let directory: String = {
-        let path = NSTemporaryDirectory() + "swift-yolo-tests-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    static var directory: String { ScratchDirectory.path }
 
     static func write(_ bytes: [UInt8], name: String) throws -> String {
-        let path = directory + "/\(name)-\(UUID().uuidString.prefix(8)).swyolo"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchDirectory.write(bytes, to: "\(name)-\(UUID().uuidString.prefix(8)).swyolo")
     }
 }

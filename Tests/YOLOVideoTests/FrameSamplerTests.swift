@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import YOLOImage
 @testable import YOLOVideo
+import TestSupport
 
 /// `--every N` and `--realtime` on streams built in code, with time simulated by `ManualClock`.
 @Suite struct FrameSamplerTests {
@@ -65,8 +66,7 @@ import YOLOImage
     }
 
     @Test func directoryFramesInNameOrderAndABadImageIsReportedForItsFrame() throws {
-        let directory = NSTemporaryDirectory() + "swift-yolo-video-tests-\(getpid())/frames"
-        try? FileManager.default.removeItem(atPath: directory)
+        let directory = try ScratchDirectory.fresh("frames")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let zidane = TestStreams.shrink(try ImageDecoder().decode(contentsOf: TestStreams.zidane), by: 16)
         for name in ["f10.png", "f02.png", "f03.png"] { try zidane.writePNG(to: directory + "/" + name) }

@@ -1,6 +1,7 @@
 import Foundation
 import YOLOImage
 import YOLOVideo
+import TestSupport
 
 /// Paths, sample images and small helpers shared by the video tests.
 enum TestStreams {
@@ -9,13 +10,9 @@ enum TestStreams {
     static let zidane = repository + "/../shared/images/zidane.jpg"
     static let bus = repository + "/../shared/images/bus.jpg"
 
-    /// Writes `bytes` to a fresh file in a per-process temporary directory.
+    /// Writes `bytes` to a fresh file in the test process's scratch directory.
     static func temporaryFile(_ name: String, bytes: [UInt8]) throws -> String {
-        let directory = NSTemporaryDirectory() + "swift-yolo-video-tests-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchDirectory.write(bytes, to: name)
     }
 
     /// The `width × height` window at (`x`, `y`) of `image`.
