@@ -120,19 +120,24 @@ struct WinogradConvolution: Sendable {
     /// tiles + tile]`. Whole vectors are stored: those past a tile row's end are overwritten by the
     /// next row, the next channel, or land in the spare floats after the plane.
     ///
-    /// Eight tiles of a row at a time: each input row is first split into its four column phases
-    /// (with the zero padding), so that the six columns of eight neighbouring tiles, which start
-    /// four columns apart, are six contiguous vector loads.
+    /// Sixteen tiles of a row at a time: each input row is first split into its four column phases
+    /// (with the zero padding), so that the six columns of sixteen neighbouring tiles, which start
+    /// four columns apart, are six contiguous vector loads. Vectors of sixteen rather than eight
+    /// halve the arithmetic and the stores (the cores run 512-bit vectors at full rate), and a
+    /// 64-byte store splits over two lines no more often than two 32-byte ones do; but a row's
+    /// last eight tiles or fewer take a vector of eight, which stores half as much where most lanes
+    /// are past the row's end (at 20 wide, five tiles a row, sixteen lanes made 64 -> 64 channels
+    /// 86-89 µs instead of 84).
     private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
                                 tileColumns: Int, planeStride: Int, into transformed: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns
         // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m; spare lanes for the loads at m + 1.
-        let phaseWidth = tileColumns + 1 + 8
+        let phaseWidth = tileColumns + 1 + 16
         let rowCount = 4 * tileRows + 2
         let splitTensor = Tensor(uninitializedShape: [rowCount, 4, phaseWidth])
         let split = splitTensor.data
-        // d B of one vector of tiles: 6 × 6 vectors.
-        let rows = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 36)
+        // d B of one vector of tiles: 6 × 6 vectors (`transformGroup`).
+        let rows = UnsafeMutableRawPointer.allocate(byteCount: 36 * 64, alignment: 64)
         defer {
             rows.deallocate()
             withExtendedLifetime(splitTensor) {}
@@ -146,31 +151,19 @@ struct WinogradConvolution: Sendable {
                 splitIntoPhases(plane + (firstRow + r) * width, width: width, into: split + 4 * r * phaseWidth, phaseWidth: phaseWidth)
             }
             for tileRow in 0..<tileRows {
+                let rowBase = UnsafeRawPointer(split + 4 * (4 * tileRow) * phaseWidth)
+                let destinationRow = UnsafeMutableRawPointer(transformed + c * tiles + tileRow * tileColumns)
                 var column = 0
                 while column < tileColumns {
-                    // d B for the six input rows of eight tiles (into `rows`), then Bᵀ (d B) down each column.
-                    let rowBase = split + 4 * (4 * tileRow) * phaseWidth
-                    for i in 0..<6 {
-                        let phases = UnsafeRawPointer(rowBase + 4 * i * phaseWidth)
-                        @inline(__always) func d(_ phase: Int, _ offset: Int) -> SIMD8<Float> {
-                            phases.loadUnaligned(fromByteOffset: (phase * phaseWidth + column + offset) * 4, as: SIMD8<Float>.self)
-                        }
-                        let t = inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1)))
-                        (rows[6 * i], rows[6 * i + 1], rows[6 * i + 2], rows[6 * i + 3], rows[6 * i + 4], rows[6 * i + 5]) = t
+                    if tileColumns - column > 8 {
+                        transformGroup(SIMD16<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
+                                       into: destinationRow + 4 * column, planeStride: planeStride)
+                        column += 16
+                    } else {
+                        transformGroup(SIMD8<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
+                                       into: destinationRow + 4 * column, planeStride: planeStride)
+                        column += 8
                     }
-                    let destination = UnsafeMutableRawPointer(transformed + c * tiles + tileRow * tileColumns + column)
-                    // Column b of Bᵀ (d B) is Bᵀ applied to column b of d B: ξ = 6a + b.
-                    for b in 0..<6 {
-                        let v = inputTransform((rows[b], rows[6 + b], rows[12 + b], rows[18 + b], rows[24 + b], rows[30 + b]))
-                        let stride = 6 * planeStride * 4
-                        destination.storeBytes(of: v.0, toByteOffset: b * planeStride * 4, as: SIMD8<Float>.self)
-                        destination.storeBytes(of: v.1, toByteOffset: b * planeStride * 4 + stride, as: SIMD8<Float>.self)
-                        destination.storeBytes(of: v.2, toByteOffset: b * planeStride * 4 + 2 * stride, as: SIMD8<Float>.self)
-                        destination.storeBytes(of: v.3, toByteOffset: b * planeStride * 4 + 3 * stride, as: SIMD8<Float>.self)
-                        destination.storeBytes(of: v.4, toByteOffset: b * planeStride * 4 + 4 * stride, as: SIMD8<Float>.self)
-                        destination.storeBytes(of: v.5, toByteOffset: b * planeStride * 4 + 5 * stride, as: SIMD8<Float>.self)
-                    }
-                    column += 8
                 }
             }
         }
@@ -260,6 +253,58 @@ struct WinogradConvolution: Sendable {
     }
 }
 
+/// `V = Bᵀ d B` for one vector of neighbouring tiles of a tile row (`V.scalarCount` of them), from
+/// the phases of its six input rows at `phases` (`4 · phaseWidth` floats a row) into the 36 planes
+/// at `destination`, `planeStride` floats apart. d B goes through `rows`: 36 vectors are more than
+/// the registers hold, and each is read back whole from where it was stored, so its loads are
+/// forwarded from the stores.
+@inline(__always)
+private func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
+                                           into destination: UnsafeMutableRawPointer, planeStride: Int) {
+    let size = MemoryLayout<V>.size
+    for i in 0..<6 {
+        let row = phases + 4 &* (4 &* i &* phaseWidth)
+        @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
+            row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
+        }
+        let t = inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1)))
+        let dB = rows + 6 &* size &* i
+        dB.storeBytes(of: t.0, as: V.self)
+        dB.storeBytes(of: t.1, toByteOffset: size, as: V.self)
+        dB.storeBytes(of: t.2, toByteOffset: 2 &* size, as: V.self)
+        dB.storeBytes(of: t.3, toByteOffset: 3 &* size, as: V.self)
+        dB.storeBytes(of: t.4, toByteOffset: 4 &* size, as: V.self)
+        dB.storeBytes(of: t.5, toByteOffset: 5 &* size, as: V.self)
+    }
+    // Column b of Bᵀ (d B) is Bᵀ applied to column b of d B: ξ = 6a + b.
+    let planeBytes = 4 &* planeStride, stride = 6 &* planeBytes
+    for b in 0..<6 {
+        @inline(__always) func dB(_ i: Int) -> V { rows.load(fromByteOffset: size &* (6 &* i &+ b), as: V.self) }
+        let v = inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4), dB(5)))
+        let column = destination + b &* planeBytes
+        column.storeBytes(of: v.0, as: V.self)
+        column.storeBytes(of: v.1, toByteOffset: stride, as: V.self)
+        column.storeBytes(of: v.2, toByteOffset: 2 &* stride, as: V.self)
+        column.storeBytes(of: v.3, toByteOffset: 3 &* stride, as: V.self)
+        column.storeBytes(of: v.4, toByteOffset: 4 &* stride, as: V.self)
+        column.storeBytes(of: v.5, toByteOffset: 5 &* stride, as: V.self)
+    }
+}
+
+/// The vectors of tiles the input transform runs on: eight or sixteen floats, with the kernels'
+/// `multiplyAdd` (fused or not, as built).
+private protocol TileVector: SIMD where Scalar == Float {
+    static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self
+}
+
+extension SIMD8: TileVector where Scalar == Float {
+    @inline(__always) fileprivate static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { YOLOKernels.multiplyAdd(a, b, c) }
+}
+
+extension SIMD16: TileVector where Scalar == Float {
+    @inline(__always) fileprivate static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { YOLOKernels.multiplyAdd(a, b, c) }
+}
+
 private typealias Six = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 private typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
@@ -275,10 +320,11 @@ private typealias Six64 = (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Do
 
 /// `Bᵀ d` for six values `d` (a column of a tile, or a row times B).
 @inline(__always)
-private func inputTransform(_ d: Six) -> Six {
-    @inline(__always) func c(_ value: Float) -> SIMD8<Float> { SIMD8(repeating: value) }
+private func inputTransform<V: TileVector>(_ d: (V, V, V, V, V, V)) -> (V, V, V, V, V, V) {
+    @inline(__always) func c(_ value: Float) -> V { V(repeating: value) }
+    @inline(__always) func multiplyAdd(_ a: V, _ b: V, _ c: V) -> V { V.multiplyAdd(a, b, c) }
     // Rows 0 and 5 are the same weights, (1, −3/2, −2, 3/2, 1), on d0…d4 and d1…d5.
-    @inline(__always) func outer(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ e: SIMD8<Float>, _ f: SIMD8<Float>, _ h: SIMD8<Float>) -> SIMD8<Float> {
+    @inline(__always) func outer(_ a: V, _ b: V, _ e: V, _ f: V, _ h: V) -> V {
         multiplyAdd(c(1.5), f - b, multiplyAdd(c(-2), e, a + h))
     }
     let t1 = multiplyAdd(c(2.5), d.3, multiplyAdd(c(0.5), d.2, d.4 - d.1))
@@ -300,30 +346,39 @@ private func outputTransform(_ m: Six) -> Four {
 
 /// The columns of one input row by phase: `phases[q · phaseWidth + m] = row[4m + q − 1]` (the
 /// padded row's column 4m + q), for the row's `width` columns; the other entries are left alone.
+///
+/// Sixteen columns at a time, from column 0: input column x is padded column x + 1, so of the
+/// columns x … x + 15, those k, k + 4, k + 8 and k + 12 after x go to phase (x + 1 + k) mod 4, four
+/// neighbours from index (x + 1 + k) / 4, whatever x is. The last sixteen end at the row's end,
+/// overlapping the ones before (writing the same values again) rather than leaving up to
+/// eighteen columns, the three at the start included, to be copied one by one: that loop had a
+/// fifth of the split's samples.
 @inline(__always)
 private func splitIntoPhases(_ row: UnsafePointer<Float>, width: Int, into phases: UnsafeMutablePointer<Float>, phaseWidth: Int) {
-    // Input column x is padded column x + 1: phase (x + 1) mod 4, index (x + 1) / 4.
-    var x = 0
-    // Sixteen columns x = 16s + 3 + 4m + q′ (q′ = 0…3) at a time: padded columns 16s + 4(m + 1) + q′.
-    if width >= 3 {
-        for x0 in 0..<min(3, width) { phases[(x0 + 1) * phaseWidth] = row[x0] }
-        x = 3
-        while x + 16 <= width {
-            let block = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<Float>.self)
-            let (evens, odds) = (block.evenHalf, block.oddHalf)
-            let index = (x + 1) / 4
-            let raw = UnsafeMutableRawPointer(phases)
-            raw.storeBytes(of: evens.evenHalf, toByteOffset: (index) * 4, as: SIMD4<Float>.self)
-            raw.storeBytes(of: odds.evenHalf, toByteOffset: (phaseWidth + index) * 4, as: SIMD4<Float>.self)
-            raw.storeBytes(of: evens.oddHalf, toByteOffset: (2 * phaseWidth + index) * 4, as: SIMD4<Float>.self)
-            raw.storeBytes(of: odds.oddHalf, toByteOffset: (3 * phaseWidth + index) * 4, as: SIMD4<Float>.self)
-            x += 16
+    guard width >= 16 else {
+        // Input column x is padded column x + 1: phase (x + 1) mod 4, index (x + 1) / 4.
+        for x in 0..<width { phases[((x &+ 1) & 3) &* phaseWidth &+ ((x &+ 1) >> 2)] = row[x] }
+        return
+    }
+    let raw = UnsafeMutableRawPointer(phases)
+    @inline(__always) func split(_ x: Int) {
+        let block = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<Float>.self)
+        let (evens, odds) = (block.evenHalf, block.oddHalf)
+        @inline(__always) func store(_ k: Int, _ columns: SIMD4<Float>) {
+            let padded = x &+ 1 &+ k
+            raw.storeBytes(of: columns, toByteOffset: 4 &* ((padded & 3) &* phaseWidth &+ (padded >> 2)), as: SIMD4<Float>.self)
         }
+        store(0, evens.evenHalf)
+        store(1, odds.evenHalf)
+        store(2, evens.oddHalf)
+        store(3, odds.oddHalf)
     }
-    while x < width {
-        phases[((x &+ 1) & 3) &* phaseWidth &+ ((x &+ 1) >> 2)] = row[x]
-        x += 1
+    var x = 0
+    while x &+ 16 < width {
+        split(x)
+        x &+= 16
     }
+    split(width &- 16)
 }
 
 /// The first `count` (< 32) floats at `source`, copied to `destination` in pieces of 16, 8, 4, 2
