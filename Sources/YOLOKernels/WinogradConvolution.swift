@@ -267,28 +267,25 @@ private func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer
         @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
             row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
         }
-        let t = inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1)))
-        let dB = rows + 6 &* size &* i
-        dB.storeBytes(of: t.0, as: V.self)
-        dB.storeBytes(of: t.1, toByteOffset: size, as: V.self)
-        dB.storeBytes(of: t.2, toByteOffset: 2 &* size, as: V.self)
-        dB.storeBytes(of: t.3, toByteOffset: 3 &* size, as: V.self)
-        dB.storeBytes(of: t.4, toByteOffset: 4 &* size, as: V.self)
-        dB.storeBytes(of: t.5, toByteOffset: 5 &* size, as: V.self)
+        store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1))), at: rows + 6 &* size &* i, stride: size)
     }
     // Column b of Bᵀ (d B) is Bᵀ applied to column b of d B: ξ = 6a + b.
     let planeBytes = 4 &* planeStride, stride = 6 &* planeBytes
     for b in 0..<6 {
         @inline(__always) func dB(_ i: Int) -> V { rows.load(fromByteOffset: size &* (6 &* i &+ b), as: V.self) }
-        let v = inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4), dB(5)))
-        let column = destination + b &* planeBytes
-        column.storeBytes(of: v.0, as: V.self)
-        column.storeBytes(of: v.1, toByteOffset: stride, as: V.self)
-        column.storeBytes(of: v.2, toByteOffset: 2 &* stride, as: V.self)
-        column.storeBytes(of: v.3, toByteOffset: 3 &* stride, as: V.self)
-        column.storeBytes(of: v.4, toByteOffset: 4 &* stride, as: V.self)
-        column.storeBytes(of: v.5, toByteOffset: 5 &* stride, as: V.self)
+        store(inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4), dB(5))), at: destination + b &* planeBytes, stride: stride)
     }
+}
+
+/// The six vectors `values` at `destination`, `stride` bytes apart.
+@inline(__always)
+private func store<V: SIMD>(_ values: (V, V, V, V, V, V), at destination: UnsafeMutableRawPointer, stride: Int) {
+    destination.storeBytes(of: values.0, as: V.self)
+    destination.storeBytes(of: values.1, toByteOffset: stride, as: V.self)
+    destination.storeBytes(of: values.2, toByteOffset: 2 &* stride, as: V.self)
+    destination.storeBytes(of: values.3, toByteOffset: 3 &* stride, as: V.self)
+    destination.storeBytes(of: values.4, toByteOffset: 4 &* stride, as: V.self)
+    destination.storeBytes(of: values.5, toByteOffset: 5 &* stride, as: V.self)
 }
 
 /// The vectors of tiles the input transform runs on: eight or sixteen floats, with the kernels'
