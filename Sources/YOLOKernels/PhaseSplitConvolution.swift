@@ -107,10 +107,10 @@ struct PhaseSplitConvolution: Sendable {
         // 2j − 1 (phase b = 0, zero at j = 0).
         let evens = (width + 1) / 2, odds = width / 2
         for c in 0..<inputChannels {
-            for a in 0..<2 {
-                let even = phases + ((a * 2 + 1) * inputChannels + c) * planeSize
-                let odd = phases + ((a * 2) * inputChannels + c) * planeSize
-                for i in 0..<phaseRows {
+            for i in 0..<phaseRows {
+                for a in 0..<2 {
+                    let even = phases + ((a * 2 + 1) * inputChannels + c) * planeSize
+                    let odd = phases + ((a * 2) * inputChannels + c) * planeSize
                     let y = 2 * (firstPhaseRow + i) + a - 1
                     let evenRow = even + i * phaseWidth, oddRow = odd + i * phaseWidth
                     guard y >= 0 && y < height else {
