@@ -15,31 +15,41 @@ public func applyActivation(_ activation: Activation, to values: UnsafeMutablePo
     }
 }
 
-/// `x ← x + bias`, then the activation, in place over `count` floats: the epilogue of a convolution
+/// `x ← act(x + bias)`, or `act(x + bias) + residual` given `residual` (`count` floats: a shortcut
+/// connection added in the same pass), in place over `count` floats: the epilogue of a convolution
 /// (one pass over its output, vectorized; see `vectorExp`).
-public func addBiasAndActivate(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, activation: Activation) {
+public func addBiasAndActivate(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, activation: Activation,
+                               adding residual: UnsafePointer<Float>? = nil) {
+    switch (activation, residual) {
+    case (.identity, nil): addBias(values, count: count, bias: bias) { $0 }
+    case (.silu, nil): addBias(values, count: count, bias: bias) { vectorSiLU($0) }
+    case let (.identity, residual?): addBias(values, count: count, bias: bias, adding: residual) { $0 }
+    case let (.silu, residual?): addBias(values, count: count, bias: bias, adding: residual) { vectorSiLU($0) }
+    }
+}
+
+/// The loop of `addBiasAndActivate` for one activation function, `activate`; each case inlines its
+/// own copy. The tail goes through the same vector arithmetic, padded.
+@inline(__always)
+private func addBias(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, adding residual: UnsafePointer<Float>? = nil,
+                     _ activate: (FloatVector) -> FloatVector) {
     let raw = UnsafeMutableRawPointer(values)
     let b = FloatVector(repeating: bias)
     let lanes = FloatVector.scalarCount
+    @inline(__always) func result(_ x: FloatVector, _ offset: Int) -> FloatVector {
+        guard let residual else { return activate(x + b) }
+        return activate(x + b) + UnsafeRawPointer(residual).loadUnaligned(fromByteOffset: offset * 4, as: FloatVector.self)
+    }
     var i = 0
-    switch activation {
-    case .identity:
-        while i + lanes <= count {
-            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: i * 4, as: FloatVector.self) + b, toByteOffset: i * 4, as: FloatVector.self)
-            i += lanes
-        }
-    case .silu:
-        while i + lanes <= count {
-            raw.storeBytes(of: vectorSiLU(raw.loadUnaligned(fromByteOffset: i * 4, as: FloatVector.self) + b), toByteOffset: i * 4, as: FloatVector.self)
-            i += lanes
-        }
+    while i + lanes <= count {
+        raw.storeBytes(of: result(raw.loadUnaligned(fromByteOffset: i * 4, as: FloatVector.self), i), toByteOffset: i * 4, as: FloatVector.self)
+        i += lanes
     }
     guard i < count else { return }
-    // The tail goes through the same vector arithmetic, padded.
     var tail = FloatVector()
     for j in 0..<(count - i) { tail[j] = values[i + j] }
-    tail += b
-    if activation == .silu { tail = vectorSiLU(tail) }
+    tail = activate(tail + b)
+    if let residual { for j in 0..<(count - i) { tail[j] += residual[i + j] } }
     for j in 0..<(count - i) { values[i + j] = tail[j] }
 }
 

@@ -76,6 +76,20 @@ public struct Convolution: Sendable {
         return output
     }
 
+    /// `self(input)` plus `residual` (a shortcut connection, of the output's shape), added in the
+    /// convolution's epilogue while each block is in cache (Winograd) or in one pass after it, not
+    /// as a third tensor.
+    public func callAsFunction(_ input: Tensor, adding residual: Tensor) -> Tensor {
+        let (channels, height, width) = input.chw
+        precondition(channels == geometry.inputChannels, "convolution \(geometry) got \(channels) input channels")
+        let output = Tensor.featureMap(
+            channels: geometry.outputChannels,
+            height: geometry.outputSize(height), width: geometry.outputSize(width), zeroed: false)
+        precondition(residual.shape == output.shape, "adding \(residual.shape) to convolution output \(output.shape)")
+        run(input.data, height: height, width: width, adding: residual.data, into: output.data)
+        return output
+    }
+
     /// Convolves a feature map whose parts may not be written out (`FeatureMap`), as `self(x.tensor)`
     /// would. A 1×1 convolution reads the parts where they lie — it is a sum of products, one per
     /// part, each with its own columns of the filters — and multiplies upsampled parts at their own
@@ -126,13 +140,25 @@ public struct Convolution: Sendable {
     }
 
     /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
-    /// element is written).
-    public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, into output: UnsafeMutablePointer<Float>) {
+    /// element is written), adding `residual` (as many floats as the output) to the result if given.
+    public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,
+                    into output: UnsafeMutablePointer<Float>) {
         let g = geometry
+        if let residual, winograd == nil {
+            run(input, height: height, width: width, into: output)
+            let count = g.outputChannels * g.outputSize(height) * g.outputSize(width)
+            let chunks = max(1, min(ComputeThreads.count, count / 4096))
+            ComputeThreads.parallelFor(chunks) { chunk in
+                let start = count * chunk / chunks
+                addBiasAndActivate(output + start, count: count * (chunk + 1) / chunks - start, bias: 0, activation: .identity,
+                                   adding: residual + start)
+            }
+            return
+        }
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
             if let winograd {
-                winograd.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
+                winograd.run(input, height: height, width: width, bias: bias, activation: activation, adding: residual, into: output)
             } else if let phaseSplit {
                 phaseSplit.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
             } else if g.isDepthwise {

@@ -75,10 +75,10 @@ struct WinogradConvolution: Sendable {
         }
     }
 
-    /// `output = act(conv3×3(input) + bias)`, `C_in` planes of `height × width` into `C_out` planes of
-    /// the same size.
+    /// `output = act(conv3×3(input) + bias)` (`+ residual`, given one of the output's shape), `C_in`
+    /// planes of `height × width` into `C_out` planes of the same size.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
-             activation: Activation, into output: UnsafeMutablePointer<Float>) {
+             activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
         // About 256 tiles a block, and at least one block per thread.
         let rowsPerBlock = max(1, min(max(1, 256 / tileColumns), (tileRows + ComputeThreads.count - 1) / ComputeThreads.count))
@@ -111,7 +111,9 @@ struct WinogradConvolution: Sendable {
             // Epilogue over the block's output rows, still in cache.
             let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
             for o in 0..<outputChannels {
-                addBiasAndActivate(output + (o * height + firstRow) * width, count: rowCount * width, bias: bias[o], activation: activation)
+                let offset = (o * height + firstRow) * width
+                addBiasAndActivate(output + offset, count: rowCount * width, bias: bias[o], activation: activation,
+                                   adding: residual.map { $0 + offset })
             }
         }
     }

@@ -18,8 +18,7 @@ struct Bottleneck: Module {
     }
 
     func callAsFunction(_ x: Tensor) -> Tensor {
-        let y = cv2(cv1(x))
-        return addsShortcut ? x.adding(y) : y
+        addsShortcut ? cv2(cv1(x), adding: x) : cv2(cv1(x))
     }
 
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount }

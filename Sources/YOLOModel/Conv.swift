@@ -27,6 +27,9 @@ struct Conv: Module {
 
     func callAsFunction(_ x: Tensor) -> Tensor { convolution(x) }
 
+    /// `self(x) + residual`, the sum taken in the convolution's epilogue.
+    func callAsFunction(_ x: Tensor, adding residual: Tensor) -> Tensor { convolution(x, adding: residual) }
+
     /// `self(x.tensor)`, reading a 1×1 convolution's input parts where they lie (see `Convolution`).
     func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(convolution(x)) }
 

@@ -78,6 +78,26 @@ import YOLOKernels
         }
     }
 
+    /// A convolution with a residual added in its epilogue equals the convolution, then the sum,
+    /// bit for bit: on the Winograd path (block by block, tile rows ending inside a vector), and on
+    /// the others (one pass after the convolution).
+    @Test(arguments: [(8, 8, 3, 1, 1, 37, 70), (16, 16, 3, 1, 1, 20, 20), (12, 12, 1, 1, 1, 9, 13), (6, 6, 3, 2, 1, 14, 22), (5, 5, 3, 1, 5, 9, 27)])
+    func residualInTheEpilogueEqualsTheSumAfter(_ c: (Int, Int, Int, Int, Int, Int, Int)) {
+        let (inputs, outputs, kernelSize, stride, groups, height, width) = c
+        var generator = SeededGenerator(seed: UInt64(inputs &* 31 &+ kernelSize &* 7 &+ height &* 3 &+ width))
+        let geometry = ConvolutionGeometry(inputChannels: inputs, outputChannels: outputs, kernelSize: kernelSize, stride: stride, groups: groups)
+        let input = Tensor.random(shape: [1, inputs, height, width], using: &generator)
+        let residual = Tensor.random(shape: [1, outputs, geometry.outputSize(height), geometry.outputSize(width)], using: &generator)
+        let weights = randomValues(outputs * geometry.filterSize, using: &generator), bias = randomValues(outputs, using: &generator)
+        for activation in [Activation.identity, .silu] {
+            let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation)
+            let fused = convolution(input, adding: residual), separate = convolution(input).adding(residual)
+            #expect(fused.shape == separate.shape)
+            let differing = (0..<fused.count).count { fused.data[$0].bitPattern != separate.data[$0].bitPattern }
+            #expect(differing == 0, "\(geometry) \(activation): \(differing) of \(fused.count) results differ")
+        }
+    }
+
     /// Parts of a feature map (channels, upsampling factor), for the 1×1 convolution over them.
     static let upsampledLayouts: [[[Int]]] = [
         [[4, 2], [5, 1]],          // upsampled parts first: multiplied small, the rest accumulated

@@ -67,6 +67,23 @@ import YOLOKernels
         }
     }
 
+    /// With a residual, the epilogue is `act(x + bias) + residual`: the same activation, then the sum.
+    @Test(arguments: [1, 9, 31, 1000])
+    func biasActivationAndResidualMatchTheSeparateSteps(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count) &+ 99)
+        let input = randomValues(count, in: -30...30, using: &generator), residual = randomValues(count, using: &generator)
+        for activation in [Activation.identity, .silu] {
+            var fused = input, separate = input
+            residual.withUnsafeBufferPointer { residual in
+                fused.withUnsafeMutableBufferPointer {
+                    addBiasAndActivate($0.baseAddress!, count: count, bias: 0.75, activation: activation, adding: residual.baseAddress!)
+                }
+            }
+            separate.withUnsafeMutableBufferPointer { addBiasAndActivate($0.baseAddress!, count: count, bias: 0.75, activation: activation) }
+            #expect(fused == zip(separate, residual).map(+), "\(activation), \(count) values")
+        }
+    }
+
     @Test func sigmoidInPlaceMatchesTheDefinition() {
         var values: [Float] = (0..<37).map { Float($0) - 18.5 }
         let input = values
