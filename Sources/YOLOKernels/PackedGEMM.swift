@@ -158,26 +158,19 @@ private func multiplyRowsByTwoVectors(
     var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
     #endif
     let lanes = FloatVector.scalarCount
-    var a = panel
-    for piece in b {
-        var row = UnsafeRawPointer(piece.first + column)
-        let stride = piece.stride * MemoryLayout<Float>.stride
-        for _ in 0..<piece.count {
-            let b0 = row.loadUnaligned(as: FloatVector.self)
-            let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
-            var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
-            w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
-            w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
-            w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
-            #if SWIFTYOLO_AVX512
-            w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
-            w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
-            w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
-            w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
-            #endif
-            a += PackedMatrix.panelRows
-            row += stride
-        }
+    forEachStep(panel, b, column: column) { a, row in
+        let b0 = row.loadUnaligned(as: FloatVector.self)
+        let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
+        var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
+        w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
+        w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
+        w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+        #if SWIFTYOLO_AVX512
+        w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
+        w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
+        w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
+        w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
+        #endif
     }
     @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
         guard r < rows else { return }
@@ -200,29 +193,40 @@ private func multiplyPanelByVector(
 ) {
     var c0 = FloatVector(), c1 = FloatVector(), c2 = FloatVector(), c3 = FloatVector()
     var c4 = FloatVector(), c5 = FloatVector(), c6 = FloatVector(), c7 = FloatVector()
-    var a = panel
-    for piece in b {
-        var row = UnsafeRawPointer(piece.first + column)
-        let stride = piece.stride * MemoryLayout<Float>.stride
-        for _ in 0..<piece.count {
-            let b0 = row.loadUnaligned(as: FloatVector.self)
-            c0 = multiplyAdd(FloatVector(repeating: a[0]), b0, c0)
-            c1 = multiplyAdd(FloatVector(repeating: a[1]), b0, c1)
-            c2 = multiplyAdd(FloatVector(repeating: a[2]), b0, c2)
-            c3 = multiplyAdd(FloatVector(repeating: a[3]), b0, c3)
-            c4 = multiplyAdd(FloatVector(repeating: a[4]), b0, c4)
-            c5 = multiplyAdd(FloatVector(repeating: a[5]), b0, c5)
-            c6 = multiplyAdd(FloatVector(repeating: a[6]), b0, c6)
-            c7 = multiplyAdd(FloatVector(repeating: a[7]), b0, c7)
-            a += PackedMatrix.panelRows
-            row += stride
-        }
+    forEachStep(panel, b, column: column) { a, row in
+        let b0 = row.loadUnaligned(as: FloatVector.self)
+        c0 = multiplyAdd(FloatVector(repeating: a[0]), b0, c0)
+        c1 = multiplyAdd(FloatVector(repeating: a[1]), b0, c1)
+        c2 = multiplyAdd(FloatVector(repeating: a[2]), b0, c2)
+        c3 = multiplyAdd(FloatVector(repeating: a[3]), b0, c3)
+        c4 = multiplyAdd(FloatVector(repeating: a[4]), b0, c4)
+        c5 = multiplyAdd(FloatVector(repeating: a[5]), b0, c5)
+        c6 = multiplyAdd(FloatVector(repeating: a[6]), b0, c6)
+        c7 = multiplyAdd(FloatVector(repeating: a[7]), b0, c7)
     }
     @inline(__always) func store(_ r: Int, _ values: FloatVector) {
         guard r < rows else { return }
         storeResult(values, row: firstRow + r, into: c + r * rowStride, columns: columns, epilogue: epilogue)
     }
     store(0, c0); store(1, c1); store(2, c2); store(3, c3); store(4, c4); store(5, c5); store(6, c6); store(7, c7)
+}
+
+/// The steps down the depth of one microkernel call: `body(a, row)` for each row of `B` in turn
+/// (piece by piece), `a` at that step's `PackedMatrix.panelRows` floats of the panel and `row` at
+/// the row's floats from `column`.
+@inline(__always)
+private func forEachStep(_ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+                         _ body: (_ a: UnsafePointer<Float>, _ row: UnsafeRawPointer) -> Void) {
+    var a = panel
+    for piece in b {
+        var row = UnsafeRawPointer(piece.first + column)
+        let stride = piece.stride * MemoryLayout<Float>.stride
+        for _ in 0..<piece.count {
+            body(a, row)
+            a += PackedMatrix.panelRows
+            row += stride
+        }
+    }
 }
 
 /// Stores the first `columns` lanes of one vector of results of row `row`, plus what the epilogue
