@@ -34,7 +34,7 @@ struct Attention: Module {
         ComputeThreads.parallelFor(heads) { head in
             attend(head: head, qkv: qkvMap.data, positions: n, values: values.data, attended: attended.data)
         }
-        return proj(attended.adding(pe(values)))
+        return proj(pe(values, adding: attended))
     }
 
     /// One head: `out = v · softmax((q·s)ᵀ k)ᵀ` into the head's channels of `attended`, and its `v`
