@@ -2,12 +2,20 @@
 /// direct loops: a GEMM would have one row per channel and gain nothing. The channels are split into
 /// one contiguous share per thread.
 ///
-/// Stride 1 (every depthwise convolution of YOLO11) copies each plane into a zero-padded scratch
-/// plane — one per share, its zero border cleared once — so that every output row is vectors
-/// (`FloatVector`) of `k²` fused multiply-adds with no edge cases, and adds the bias and applies the
-/// activation to each vector before it stores it; other strides run tap by tap over each output
-/// row, then `addBiasAndActivate` over the plane. Either way each result is the sum over the taps
-/// in row-major order, then `+ bias`, then the activation, as `addBiasAndActivate` computes them.
+/// Stride 1 with an output the size of the input (`2 · padding = k − 1`, every depthwise convolution
+/// of YOLO11) runs over each plane as one flat sequence of `H · W` outputs: tap `(ky, kx)` of output
+/// `j` is input `j + (ky − p) · W + kx − p`, so a vector (`FloatVector`) of outputs, across row ends
+/// or not, is `k²` fused multiply-adds of unaligned loads, the lanes whose tap falls left or right of
+/// the row zeroed in the load (`depthwiseSameSizeSums`). This reads the input in place (a zero-padded
+/// copy of every plane would cost a copy of every input), and the 20- and 40-wide planes waste
+/// no lanes on a partial vector at each row's end; only the few vectors next to the top and bottom
+/// edges read a padded copy of the rows they need (`SameSizeEdges`). The sums of a block of outputs
+/// go to the output, then `addBiasAndActivate` runs over it while it is in L1 cache: with SiLU in
+/// the same loop the compiler called `vectorSiLU` out of line, the nine taps spilled around every
+/// call. Other geometries run tap by tap over each output row, then
+/// `addBiasAndActivate` over the plane. Either way each result is the sum over the taps in
+/// row-major order (zero padding included), then `+ bias`, then the activation, as
+/// `addBiasAndActivate` computes them.
 ///
 /// - Parameters:
 ///   - input: `channels` planes of `height × width`.
@@ -23,9 +31,10 @@ public func depthwiseConvolution(
     let outputHeight = (height + 2 * padding - k) / stride + 1
     let outputWidth = (width + 2 * padding - k) / stride + 1
     let shares = min(channels, ComputeThreads.count)
+    let edges = stride == 1 && 2 * padding == k - 1 ? SameSizeEdges(height: height, width: width, kernelSize: k) : nil
     ComputeThreads.parallelFor(shares) { share in
         let shareChannels = (channels * share / shares)..<(channels * (share + 1) / shares)
-        guard stride == 1 else {
+        guard let edges else {
             for c in shareChannels {
                 let result = output + c * outputHeight * outputWidth
                 depthwisePlane(input + c * height * width, height: height, width: width, filter: weights + c * k * k,
@@ -35,65 +44,142 @@ public func depthwiseConvolution(
             }
             return
         }
-        // Wide enough for the last vector of a row: columns up to ⌈OW/lanes⌉·lanes + k − 2 are read.
-        let lanes = FloatVector.scalarCount
-        let paddedWidth = max(width + 2 * padding, (outputWidth + lanes - 1) / lanes * lanes + k - 1)
-        let paddedHeight = height + 2 * padding
-        let scratch = Tensor(uninitializedShape: [paddedHeight * paddedWidth])
+        // Both padded copies' zeros stay: each plane overwrites only the rows it copies.
+        let scratch = Tensor(shape: [edges.scratchCount])
         defer { withExtendedLifetime(scratch) {} }
-        // Every plane overwrites the same interior, so the border cleared here stays zero.
-        scratch.data.update(repeating: 0, count: paddedHeight * paddedWidth)
+        let count = height * width
         for c in shareChannels {
-            let plane = input + c * height * width
-            for y in 0..<height {
-                (scratch.data + (y + padding) * paddedWidth + padding).update(from: plane + y * width, count: width)
+            let plane = input + c * count, result = output + c * count
+            let (top, bottom) = edges.copyEdgeRows(plane, into: scratch.data)
+            // A block at a time, so that its sums are still in L1 cache for the activation.
+            for blockStart in Swift.stride(from: 0, to: edges.vectorEnd, by: 1024) {
+                let block = blockStart..<min(blockStart + 1024, edges.vectorEnd)
+                // Outputs `region ∩ block` from `source`, which holds input element `region.lowerBound` at index 0.
+                func sums(_ region: Range<Int>, from source: UnsafePointer<Float>) {
+                    let outputs = region.clamped(to: block)
+                    guard !outputs.isEmpty else { return }
+                    depthwiseSameSizeSums(source + (outputs.lowerBound - region.lowerBound), outputs: outputs,
+                                          planeCount: count, width: width, filter: weights + c * k * k, kernelSize: k,
+                                          into: result)
+                }
+                sums(0..<edges.topEnd, from: top)
+                sums(edges.topEnd..<edges.bottomStart, from: plane + edges.topEnd)
+                sums(edges.bottomStart..<edges.vectorEnd, from: bottom)
+                addBiasAndActivate(result + blockStart, count: min(block.upperBound, count) - blockStart, bias: bias[c],
+                                   activation: activation)
             }
-            depthwisePaddedPlaneStride1(scratch.data, paddedWidth: paddedWidth, filter: weights + c * k * k, kernelSize: k,
-                                        bias: bias[c], activation: activation, outputHeight: outputHeight,
-                                        outputWidth: outputWidth, into: output + c * outputHeight * outputWidth)
         }
     }
 }
 
-/// One zero-padded plane at stride 1: `result[oy][ox] = act(Σ filter[ky][kx] · padded[oy + ky][ox +
-/// kx] + bias)`, a vector of output columns at a time, the taps in row-major order.
-private func depthwisePaddedPlaneStride1(
-    _ padded: UnsafePointer<Float>, paddedWidth: Int, filter: UnsafePointer<Float>, kernelSize k: Int, bias: Float,
-    activation: Activation, outputHeight: Int, outputWidth: Int, into result: UnsafeMutablePointer<Float>
+/// Where a plane's flat output vectors may read the input in place: vector `j` (outputs `j ..< j +
+/// lanes`) reads inputs `j − reach ... j + lanes − 1 + reach`, all inside the plane for `j` in
+/// `topEnd ..< bottomStart`. The vectors before and after read copies of the plane's first and last
+/// rows with zeros around them.
+private struct SameSizeEdges {
+    let count, reach, vectorEnd, topEnd, bottomStart: Int
+
+    init(height: Int, width: Int, kernelSize k: Int) {
+        let lanes = FloatVector.scalarCount
+        count = height * width
+        reach = k / 2 * width + k / 2
+        vectorEnd = (count + lanes - 1) / lanes * lanes
+        topEnd = min(vectorEnd, (reach + lanes - 1) / lanes * lanes)
+        // The first vector past the last that ends `reach` before the plane does.
+        let lastInPlace = count - lanes - reach
+        bottomStart = max(topEnd, lastInPlace < 0 ? 0 : min(vectorEnd, (lastInPlace / lanes + 1) * lanes))
+    }
+
+    /// Floats in the two padded copies, each of its run of outputs and `reach` on either side.
+    var scratchCount: Int { topEnd + (vectorEnd - bottomStart) + 4 * reach }
+
+    /// Copies the plane's elements that the first and last runs read into `scratch` (zeroed before
+    /// the first plane: the elements outside the plane stay zero), and returns where those runs'
+    /// first inputs lie in it.
+    func copyEdgeRows(_ plane: UnsafePointer<Float>, into scratch: UnsafeMutablePointer<Float>)
+        -> (top: UnsafePointer<Float>, bottom: UnsafePointer<Float>) {
+        // Inputs −reach ..< topEnd + reach, then bottomStart − reach ..< vectorEnd + reach, where
+        // bottomStart ≥ topEnd ≥ reach whenever there is a last run.
+        let top = scratch + reach, bottom = scratch + topEnd + 3 * reach
+        top.update(from: plane, count: min(count, topEnd + reach))
+        if bottomStart < vectorEnd {
+            (bottom - reach).update(from: plane + bottomStart - reach, count: count - (bottomStart - reach))
+        }
+        return (UnsafePointer(top), UnsafePointer(bottom))
+    }
+}
+
+/// 0, 1, …, lanes − 1: each lane's offset from its vector's first output.
+private let laneIndices: FloatVector.MaskStorage = {
+    var indices = FloatVector.MaskStorage()
+    for lane in 0..<FloatVector.scalarCount { indices[lane] = Int32(lane) }
+    return indices
+}()
+
+/// The sums of the vectors of flat outputs `outputs` (whole vectors, the last one possibly past
+/// `planeCount`, where it stores only its first lanes) of one plane: `result[j] = Σ filter[ky][kx] ·
+/// input[j + (ky − p) · W + kx − p]`, the taps in row-major order, a tap reading zero where its column
+/// `j mod W + kx − p` falls outside the row (a lane zeroed in the load). `source[0]` is input element
+/// `outputs.lowerBound`; every element read must exist, the rows above and below the plane as zeros.
+private func depthwiseSameSizeSums(
+    _ source: UnsafePointer<Float>, outputs: Range<Int>, planeCount: Int, width: Int, filter: UnsafePointer<Float>,
+    kernelSize k: Int, into result: UnsafeMutablePointer<Float>
 ) {
+    typealias Columns = FloatVector.MaskStorage
     let lanes = FloatVector.scalarCount
-    let raw = UnsafeRawPointer(padded)
-    let b = FloatVector(repeating: bias)
+    let p = k / 2
+    // Each lane's column, stepped by `lanes` outputs at a time.
+    let step = Columns(repeating: Columns.Scalar(lanes % width)), rowWidth = Columns(repeating: Columns.Scalar(width))
+    var column = Columns(repeating: Columns.Scalar(outputs.lowerBound % width)) &+ laneIndices
+    while any(column .>= rowWidth) { column.replace(with: column &- rowWidth, where: column .>= rowWidth) }
+    let firstColumn = Columns(), lastColumn = Columns(repeating: Columns.Scalar(width - 1))
     @inline(__always) func tap(_ index: Int) -> FloatVector { FloatVector(repeating: filter[index]) }
-    // 3×3, the common case: the nine taps stay in registers.
-    let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = k == 3
-        ? (tap(0), tap(1), tap(2), tap(3), tap(4), tap(5), tap(6), tap(7), tap(8))
-        : (FloatVector(), FloatVector(), FloatVector(), FloatVector(), FloatVector(), FloatVector(), FloatVector(), FloatVector(), FloatVector())
-    for oy in 0..<outputHeight {
-        let destination = result + oy * outputWidth
-        var x = 0
-        while x < outputWidth {
+    // Byte offset of tap (ky, kx) from the output's own input element.
+    @inline(__always) func offset(_ ky: Int, _ kx: Int) -> Int { ((ky &- p) &* width &+ kx &- p) &* MemoryLayout<Float>.stride }
+    var pixels = UnsafeRawPointer(source)
+    var j = outputs.lowerBound
+    @inline(__always) func store(_ sum: FloatVector) {
+        if j + lanes <= planeCount {
+            UnsafeMutableRawPointer(result + j).storeBytes(of: sum, as: FloatVector.self)
+        } else {
+            for lane in 0..<(planeCount - j) { result[j + lane] = sum[lane] }
+        }
+        column &+= step
+        column.replace(with: column &- rowWidth, where: column .>= rowWidth)
+        pixels += lanes * MemoryLayout<Float>.stride
+        j += lanes
+    }
+    if k == 3 {
+        // The nine taps and their offsets stay in registers.
+        let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = (tap(0), tap(1), tap(2), tap(3), tap(4), tap(5), tap(6), tap(7), tap(8))
+        let (o0, o1, o2, o3, o4, o5, o6, o7, o8) = (offset(0, 0), offset(0, 1), offset(0, 2), offset(1, 0), offset(1, 1),
+                                                    offset(1, 2), offset(2, 0), offset(2, 1), offset(2, 2))
+        while j < outputs.upperBound {
+            let left = column .== firstColumn, right = column .== lastColumn
+            @inline(__always) func load(_ offset: Int) -> FloatVector { pixels.loadUnaligned(fromByteOffset: offset, as: FloatVector.self) }
+            var sum = multiplyAdd(t0, load(o0).replacing(with: 0, where: left), FloatVector())
+            sum = multiplyAdd(t1, load(o1), sum)
+            sum = multiplyAdd(t2, load(o2).replacing(with: 0, where: right), sum)
+            sum = multiplyAdd(t3, load(o3).replacing(with: 0, where: left), sum)
+            sum = multiplyAdd(t4, load(o4), sum)
+            sum = multiplyAdd(t5, load(o5).replacing(with: 0, where: right), sum)
+            sum = multiplyAdd(t6, load(o6).replacing(with: 0, where: left), sum)
+            sum = multiplyAdd(t7, load(o7), sum)
+            sum = multiplyAdd(t8, load(o8).replacing(with: 0, where: right), sum)
+            store(sum)
+        }
+    } else {
+        while j < outputs.upperBound {
             var sum = FloatVector()
-            @inline(__always) func pixels(_ ky: Int, _ kx: Int) -> FloatVector {
-                raw.loadUnaligned(fromByteOffset: ((oy + ky) * paddedWidth + x + kx) * MemoryLayout<Float>.stride, as: FloatVector.self)
-            }
-            if k == 3 {
-                sum = multiplyAdd(t0, pixels(0, 0), sum); sum = multiplyAdd(t1, pixels(0, 1), sum); sum = multiplyAdd(t2, pixels(0, 2), sum)
-                sum = multiplyAdd(t3, pixels(1, 0), sum); sum = multiplyAdd(t4, pixels(1, 1), sum); sum = multiplyAdd(t5, pixels(1, 2), sum)
-                sum = multiplyAdd(t6, pixels(2, 0), sum); sum = multiplyAdd(t7, pixels(2, 1), sum); sum = multiplyAdd(t8, pixels(2, 2), sum)
-            } else {
-                for ky in 0..<k {
-                    for kx in 0..<k { sum = multiplyAdd(tap(ky * k + kx), pixels(ky, kx), sum) }
+            for ky in 0..<k {
+                for kx in 0..<k {
+                    let tapColumn = column &+ Columns.Scalar(kx - p)
+                    let outside = (tapColumn .< firstColumn) .| (tapColumn .>= rowWidth)
+                    let pixel = pixels.loadUnaligned(fromByteOffset: offset(ky, kx), as: FloatVector.self)
+                    sum = multiplyAdd(tap(ky * k + kx), pixel.replacing(with: 0, where: outside), sum)
                 }
             }
-            sum += b
-            if activation == .silu { sum = vectorSiLU(sum) }
-            if x + lanes <= outputWidth {
-                UnsafeMutableRawPointer(destination + x).storeBytes(of: sum, as: FloatVector.self)
-            } else {
-                for lane in 0..<(outputWidth - x) { destination[x + lane] = sum[lane] }
-            }
-            x += lanes
+            store(sum)
         }
     }
 }

@@ -39,6 +39,11 @@ import YOLOKernels
         // Depthwise at stride 1 over rows of several vectors and a partial one (Detect's DWConv, PSA's pe).
         cases.append(Case(inputChannels: 16, outputChannels: 16, kernelSize: 3, stride: 1, groups: 16, height: 9, width: 27))
         cases.append(Case(inputChannels: 4, outputChannels: 4, kernelSize: 5, stride: 1, groups: 4, height: 12, width: 17))
+        // Its flat runs: planes of several 1024-output blocks (one cuts the in-place run), a column (each
+        // vector spans 16 rows, both its edge lanes zeroed), and rows too few for an in-place run.
+        cases.append(Case(inputChannels: 8, outputChannels: 8, kernelSize: 3, stride: 1, groups: 8, height: 37, width: 33))
+        cases.append(Case(inputChannels: 3, outputChannels: 3, kernelSize: 3, stride: 1, groups: 3, height: 20, width: 1))
+        cases.append(Case(inputChannels: 3, outputChannels: 3, kernelSize: 3, stride: 1, groups: 3, height: 2, width: 40))
         return cases
     }()
 
