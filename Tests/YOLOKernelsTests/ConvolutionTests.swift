@@ -36,6 +36,8 @@ import YOLOKernels
         }
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
         cases.append(Case(inputChannels: 17, outputChannels: 9, kernelSize: 1, stride: 1, groups: 1, height: 11, width: 3))
+        // 1×1 over planes of 4 KiB multiples, whose blocks are copied to other row strides first.
+        cases.append(Case(inputChannels: 12, outputChannels: 20, kernelSize: 1, stride: 1, groups: 1, height: 32, width: 64))
         // Depthwise at stride 1 over rows of several vectors and a partial one (Detect's DWConv, PSA's pe).
         cases.append(Case(inputChannels: 16, outputChannels: 16, kernelSize: 3, stride: 1, groups: 16, height: 9, width: 27))
         cases.append(Case(inputChannels: 4, outputChannels: 4, kernelSize: 5, stride: 1, groups: 4, height: 12, width: 17))
@@ -71,15 +73,18 @@ import YOLOKernels
     @Test(arguments: [[3, 5], [8, 8, 8, 8], [1, 16, 2]])
     func pointwiseOverPartsEqualsConcatenation(channels: [Int]) {
         var generator = SeededGenerator(seed: UInt64(channels.reduce(7) { $0 &* 31 &+ $1 }))
-        let parts = channels.map { Tensor.random(shape: [1, $0, 9, 13], using: &generator) }
-        let geometry = ConvolutionGeometry(inputChannels: channels.reduce(0, +), outputChannels: 12, kernelSize: 1)
-        let weights = randomValues(12 * geometry.filterSize, using: &generator), bias = randomValues(12, using: &generator)
-        for block in [nil, 5] as [Int?] {
-            let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
-            let fused = convolution(FeatureMap(concatenating: parts))
-            let reference = ReferenceKernels.convolution(Tensor.concatenatingChannels(parts), geometry: geometry, weights: weights, bias: bias, activation: .silu)
-            let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
-            #expect(difference.isWithinTolerance, "parts \(channels) block \(block.map(String.init) ?? "default"): \(difference)")
+        // 9 × 13, and 32 × 32: planes of 4 KiB, whose blocks are copied row by row before the product.
+        for (height, width) in [(9, 13), (32, 32)] {
+            let parts = channels.map { Tensor.random(shape: [1, $0, height, width], using: &generator) }
+            let geometry = ConvolutionGeometry(inputChannels: channels.reduce(0, +), outputChannels: 12, kernelSize: 1)
+            let weights = randomValues(12 * geometry.filterSize, using: &generator), bias = randomValues(12, using: &generator)
+            for block in [nil, 5] as [Int?] {
+                let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
+                let fused = convolution(FeatureMap(concatenating: parts))
+                let reference = ReferenceKernels.convolution(Tensor.concatenatingChannels(parts), geometry: geometry, weights: weights, bias: bias, activation: .silu)
+                let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
+                #expect(difference.isWithinTolerance, "parts \(channels) \(height)×\(width) block \(block.map(String.init) ?? "default"): \(difference)")
+            }
         }
     }
 
