@@ -65,28 +65,23 @@ public struct Convolution: Sendable {
     public var parameterCount: Int { geometry.outputChannels * geometry.filterSize + bias.count }
 
     /// Convolves a `[1, C_in, H, W]` feature map into a new `[1, C_out, OH, OW]` one.
-    public func callAsFunction(_ input: Tensor) -> Tensor {
-        let (channels, height, width) = input.chw
-        precondition(channels == geometry.inputChannels,
-                     "convolution \(geometry) got \(channels) input channels")
-        let output = Tensor.featureMap(
-            channels: geometry.outputChannels,
-            height: geometry.outputSize(height), width: geometry.outputSize(width), zeroed: false)
-        run(input.data, height: height, width: width, into: output.data)
-        return output
-    }
+    public func callAsFunction(_ input: Tensor) -> Tensor { convolve(input, adding: nil) }
 
     /// `self(input)` plus `residual` (a shortcut connection, of the output's shape), added in the
     /// convolution's epilogue while each block is in cache (Winograd) or in one pass after it, not
     /// as a third tensor.
-    public func callAsFunction(_ input: Tensor, adding residual: Tensor) -> Tensor {
+    public func callAsFunction(_ input: Tensor, adding residual: Tensor) -> Tensor { convolve(input, adding: residual) }
+
+    private func convolve(_ input: Tensor, adding residual: Tensor?) -> Tensor {
         let (channels, height, width) = input.chw
         precondition(channels == geometry.inputChannels, "convolution \(geometry) got \(channels) input channels")
         let output = Tensor.featureMap(
             channels: geometry.outputChannels,
             height: geometry.outputSize(height), width: geometry.outputSize(width), zeroed: false)
-        precondition(residual.shape == output.shape, "adding \(residual.shape) to convolution output \(output.shape)")
-        run(input.data, height: height, width: width, adding: residual.data, into: output.data)
+        if let residual {
+            precondition(residual.shape == output.shape, "adding \(residual.shape) to convolution output \(output.shape)")
+        }
+        run(input.data, height: height, width: width, adding: residual.map { UnsafePointer($0.data) }, into: output.data)
         return output
     }
 
@@ -146,13 +141,7 @@ public struct Convolution: Sendable {
         let g = geometry
         if let residual, winograd == nil {
             run(input, height: height, width: width, into: output)
-            let count = g.outputChannels * g.outputSize(height) * g.outputSize(width)
-            let chunks = max(1, min(ComputeThreads.count, count / 4096))
-            ComputeThreads.parallelFor(chunks) { chunk in
-                let start = count * chunk / chunks
-                addBiasAndActivate(output + start, count: count * (chunk + 1) / chunks - start, bias: 0, activation: .identity,
-                                   adding: residual + start)
-            }
+            addElementwise(output, residual, count: g.outputChannels * g.outputSize(height) * g.outputSize(width), into: output)
             return
         }
         bias.withUnsafeBufferPointer { bias in
