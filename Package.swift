@@ -26,7 +26,9 @@ let package = Package(
 
         // The engine.
         .target(name: "YOLOTensor"),
-        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS"]),
+        // Software prefetch for the kernels (a static inline C function, which Swift inlines).
+        .target(name: "CPrefetch"),
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS", "CPrefetch"]),
         .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels"]),
 
         // Images in, detections out.

@@ -212,8 +212,9 @@ public struct Convolution: Sendable {
                 defer { withExtendedLifetime(copy) {} }
                 rows.withUnsafeBufferPointer { rows in
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
+                    // (The input, read in place, is not in cache yet; a copy is.)
                     packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
-                               epilogue: epilogue)
+                               epilogue: epilogue, prefetchingB: copy == nil)
                 }
             }
         }

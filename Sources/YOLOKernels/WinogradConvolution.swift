@@ -150,6 +150,8 @@ struct WinogradConvolution: Sendable {
         for c in 0..<inputChannels {
             let plane = input + c * height * width
             for r in 0..<rowCount where firstRow + r >= 0 && firstRow + r < height {
+                // The next channel's row asked for ahead, as in `PhaseSplitConvolution`.
+                if c + 1 < inputChannels { prefetch(plane + (height + firstRow + r) * width, count: width) }
                 splitIntoPhases(plane + (firstRow + r) * width, width: width, into: split + 4 * r * phaseWidth, phaseWidth: phaseWidth)
             }
             for tileRow in 0..<tileRows {
