@@ -109,13 +109,6 @@ private struct SameSizeEdges {
     }
 }
 
-/// 0, 1, …, lanes − 1: each lane's offset from its vector's first output.
-private let laneIndices: FloatVector.MaskStorage = {
-    var indices = FloatVector.MaskStorage()
-    for lane in 0..<FloatVector.scalarCount { indices[lane] = Int32(lane) }
-    return indices
-}()
-
 /// The sums of the vectors of flat outputs `outputs` (whole vectors, the last one possibly past
 /// `planeCount`, where it stores only its first lanes) of one plane: `result[j] = Σ filter[ky][kx] ·
 /// input[j + (ky − p) · W + kx − p]`, the taps in row-major order, a tap reading zero where its column
@@ -125,14 +118,9 @@ private func depthwiseSameSizeSums(
     _ source: UnsafePointer<Float>, outputs: Range<Int>, planeCount: Int, width: Int, filter: UnsafePointer<Float>,
     kernelSize k: Int, into result: UnsafeMutablePointer<Float>
 ) {
-    typealias Columns = FloatVector.MaskStorage
     let lanes = FloatVector.scalarCount
     let p = k / 2
-    // Each lane's column, stepped by `lanes` outputs at a time.
-    let step = Columns(repeating: Columns.Scalar(lanes % width)), rowWidth = Columns(repeating: Columns.Scalar(width))
-    var column = Columns(repeating: Columns.Scalar(outputs.lowerBound % width)) &+ laneIndices
-    while any(column .>= rowWidth) { column.replace(with: column &- rowWidth, where: column .>= rowWidth) }
-    let firstColumn = Columns(), lastColumn = Columns(repeating: Columns.Scalar(width - 1))
+    var columns = LaneColumns(width: width, first: outputs.lowerBound)
     @inline(__always) func tap(_ index: Int) -> FloatVector { FloatVector(repeating: filter[index]) }
     // Byte offset of tap (ky, kx) from the output's own input element.
     @inline(__always) func offset(_ ky: Int, _ kx: Int) -> Int { ((ky &- p) &* width &+ kx &- p) &* MemoryLayout<Float>.stride }
@@ -144,8 +132,7 @@ private func depthwiseSameSizeSums(
         } else {
             for lane in 0..<(planeCount - j) { result[j + lane] = sum[lane] }
         }
-        column &+= step
-        column.replace(with: column &- rowWidth, where: column .>= rowWidth)
+        columns.advance()
         pixels += lanes * MemoryLayout<Float>.stride
         j += lanes
     }
@@ -154,8 +141,9 @@ private func depthwiseSameSizeSums(
         let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = (tap(0), tap(1), tap(2), tap(3), tap(4), tap(5), tap(6), tap(7), tap(8))
         let (o0, o1, o2, o3, o4, o5, o6, o7, o8) = (offset(0, 0), offset(0, 1), offset(0, 2), offset(1, 0), offset(1, 1),
                                                     offset(1, 2), offset(2, 0), offset(2, 1), offset(2, 2))
+        let firstColumn = LaneColumns.Columns(), lastColumn = LaneColumns.Columns(repeating: Int32(width - 1))
         while j < outputs.upperBound {
-            let left = column .== firstColumn, right = column .== lastColumn
+            let left = columns.values .== firstColumn, right = columns.values .== lastColumn
             @inline(__always) func load(_ offset: Int) -> FloatVector { pixels.loadUnaligned(fromByteOffset: offset, as: FloatVector.self) }
             var sum = multiplyAdd(t0, load(o0).replacing(with: 0, where: left), FloatVector())
             sum = multiplyAdd(t1, load(o1), sum)
@@ -173,10 +161,8 @@ private func depthwiseSameSizeSums(
             var sum = FloatVector()
             for ky in 0..<k {
                 for kx in 0..<k {
-                    let tapColumn = column &+ Columns.Scalar(kx - p)
-                    let outside = (tapColumn .< firstColumn) .| (tapColumn .>= rowWidth)
                     let pixel = pixels.loadUnaligned(fromByteOffset: offset(ky, kx), as: FloatVector.self)
-                    sum = multiplyAdd(tap(ky * k + kx), pixel.replacing(with: 0, where: outside), sum)
+                    sum = multiplyAdd(tap(ky * k + kx), pixel.replacing(with: 0, where: columns.outside(offset: kx - p)), sum)
                 }
             }
             store(sum)

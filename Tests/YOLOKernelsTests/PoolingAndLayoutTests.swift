@@ -3,7 +3,11 @@ import Testing
 import YOLOKernels
 
 @Suite struct PoolingAndLayoutTests {
-    @Test(arguments: [(5, 1, 2, 7, 9), (3, 2, 1, 8, 5), (5, 1, 2, 1, 1), (2, 2, 0, 6, 6)])
+    /// The vectorized same-size path (stride 1, 2p = k − 1: SPPF's 20 × 20 among them; planes
+    /// narrower than a vector, a window wider than the plane, a last vector partly past the plane)
+    /// and the window-by-window path for the other geometries.
+    @Test(arguments: [(5, 1, 2, 7, 9), (5, 1, 2, 20, 20), (3, 1, 1, 5, 17), (7, 1, 3, 3, 2), (5, 1, 2, 4, 16),
+                      (5, 1, 2, 1, 1), (3, 2, 1, 8, 5), (2, 2, 0, 6, 6), (3, 1, 0, 6, 7)])
     func maxPoolMatchesReference(kernelSize: Int, stride: Int, padding: Int, height: Int, width: Int) {
         var generator = SeededGenerator(seed: UInt64(kernelSize * 1000 + height * 10 + width))
         let input = Tensor.random(shape: [1, 4, height, width], using: &generator)
@@ -11,6 +15,21 @@ import YOLOKernels
         let reference = ReferenceKernels.maxPool(input, kernelSize: kernelSize, stride: stride, padding: padding)
         #expect(fast.shape == reference.shape)
         #expect(fast.values == reference.values, "pooling is exact: k\(kernelSize) s\(stride) p\(padding) \(height)×\(width)")
+    }
+
+    /// Ties and NaN as the reference takes them, element by element in row-major order: of −0 and
+    /// +0 the later one, bit for bit, and a NaN never in place of a number.
+    @Test func maxPoolKeepsTheReferencesTiesAndIgnoresNaN() {
+        let (height, width) = (6, 9)
+        var values = [Float](repeating: -1, count: 2 * height * width)
+        for i in stride(from: 0, to: values.count, by: 3) { values[i] = -0.0 }
+        for i in stride(from: 1, to: values.count, by: 5) { values[i] = 0.0 }
+        for i in stride(from: 2, to: values.count, by: 7) { values[i] = .nan }
+        let input = Tensor(shape: [1, 2, height, width], values: values)
+        let fast = input.maxPooled(kernelSize: 5, padding: 2)
+        let reference = ReferenceKernels.maxPool(input, kernelSize: 5, stride: 1, padding: 2)
+        #expect(fast.values.map(\.bitPattern) == reference.values.map(\.bitPattern))
+        #expect(reference.values.contains { $0 == 0 && $0.sign == .minus } && reference.values.contains { $0 == 0 && $0.sign == .plus })
     }
 
     /// Against the definition, at widths with and without whole vectors and a tail.
