@@ -63,15 +63,16 @@ public func siluInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
 @inlinable
 public func sigmoid(_ x: Float) -> Float { vectorSigmoid(FloatVector(repeating: x))[0] }
 
-/// `x ← 1 / (1 + e^(−x))`, in place, vectorized.
-public func sigmoidInPlace(_ values: UnsafeMutablePointer<Float>, count: Int) {
-    let raw = UnsafeMutableRawPointer(values)
+/// `destination[i] = 1 / (1 + e^(−source[i]))` for `count` values, vectorized; `destination` may be
+/// `source` (in place), or must not overlap it.
+public func sigmoid(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
+    let (input, output) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(destination))
     var i = 0
     while i + FloatVector.scalarCount <= count {
-        raw.storeBytes(of: vectorSigmoid(raw.loadUnaligned(fromByteOffset: i * 4, as: FloatVector.self)), toByteOffset: i * 4, as: FloatVector.self)
+        output.storeBytes(of: vectorSigmoid(input.loadUnaligned(fromByteOffset: i * 4, as: FloatVector.self)), toByteOffset: i * 4, as: FloatVector.self)
         i += FloatVector.scalarCount
     }
-    for j in i..<count { values[j] = sigmoid(values[j]) }
+    for j in i..<count { destination[j] = sigmoid(source[j]) }
 }
 
 /// Softmax over each of `rows` contiguous rows of `columns` values, in place, with the row

@@ -84,12 +84,18 @@ import YOLOKernels
         }
     }
 
-    @Test func sigmoidInPlaceMatchesTheDefinition() {
-        var values: [Float] = (0..<37).map { Float($0) - 18.5 }
-        let input = values
-        values.withUnsafeMutableBufferPointer { sigmoidInPlace($0.baseAddress!, count: $0.count) }
+    /// Out of place and in place, with whole vectors and a tail.
+    @Test func sigmoidMatchesTheDefinition() {
+        let input: [Float] = (0..<37).map { Float($0) - 18.5 }
+        var values = [Float](repeating: .nan, count: input.count)
+        input.withUnsafeBufferPointer { source in
+            values.withUnsafeMutableBufferPointer { sigmoid(source.baseAddress!, count: source.count, into: $0.baseAddress!) }
+        }
         for (value, x) in zip(values, input) {
             #expect(abs(Double(value) - 1 / (1 + Foundation.exp(-Double(x)))) < 1e-7)
         }
+        var inPlace = input
+        inPlace.withUnsafeMutableBufferPointer { sigmoid($0.baseAddress!, count: $0.count, into: $0.baseAddress!) }
+        #expect(inPlace == values)
     }
 }
