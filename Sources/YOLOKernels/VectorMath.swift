@@ -19,7 +19,8 @@ public typealias FloatVector = SIMD8<Float>
 public func vectorExp(_ x: FloatVector) -> FloatVector {
     var x = x.replacing(with: 88.37626, where: x .> 88.37626)
     x = x.replacing(with: -104, where: x .< -104)
-    let (expR, n) = exponentialReduction(x, negated: false)
+    let (expR, shifted) = exponentialReduction(x, negated: false, exponentBias: 0)
+    let n = unsafeBitCast(shifted, to: FloatVector.MaskStorage.self) &- 0x4B40_0000
     // 2^n for n in [-150, 128], as two factors so that neither exponent field leaves [-126, 127].
     let half = n &>> 1
     let scaleA = unsafeBitCast((half &+ 127) &<< 23, to: FloatVector.self)
@@ -27,56 +28,62 @@ public func vectorExp(_ x: FloatVector) -> FloatVector {
     return expR * scaleA * scaleB
 }
 
-/// `e^(−x)` where only `1 + e^(−x)` counts (the logistic functions), bit for bit `vectorExp(-x)` for
-/// `x` in [−88.376, 86]. Above 86 `e^(−x)` comes out as e^−86 (4.4e−38) instead of smaller: `1 + e^(−x)`
-/// is 1 either way. In that range `e^r · 2^n` is a normal number (`n` in [−124, 127]), so it is
-/// built by adding `n` to `e^r`'s exponent field, a shift and an integer addition where `vectorExp`'s
-/// two factors take six integer operations and two multiplies; and the reduction runs on `x` with its
-/// constants negated, so that SiLU, the activation of nearly every convolution, spends no instruction
-/// on negating its input.
+/// `1 + e^(−x)`, the denominator of the logistic functions, bit for bit `1 + vectorExp(-x)` for `x`
+/// in [−88.376, 86]. Above 86 `e^(−x)` is taken as e^−86 (4.4e−38) instead of smaller: the sum is 1
+/// either way. In that range `2^n` is a normal number (`n` in [−124, 127]), so it comes straight out
+/// of the rounding's exponent-biased integer `n + 127` by one shift, and the sum is one fused
+/// multiply-add, `e^r · 2^n + 1`, rounded once as `(e^r · 2^n) + 1` is (the product is exact) —
+/// where `vectorExp`'s two factors take six integer operations and two multiplies. And the reduction
+/// runs on `x` with its constants negated, so that SiLU, the activation of nearly every convolution,
+/// spends no instruction on negating its input.
 @inlinable @inline(__always)
-public func vectorExpForLogistic(negating x: FloatVector) -> FloatVector {
+public func vectorOnePlusExp(negating x: FloatVector) -> FloatVector {
     var x = x.replacing(with: -88.37626, where: x .< -88.37626)
     x = x.replacing(with: 86, where: x .> 86)
-    let (expR, n) = exponentialReduction(x, negated: true)
-    return unsafeBitCast(unsafeBitCast(expR, to: FloatVector.MaskStorage.self) &+ (n &<< 23), to: FloatVector.self)
+    let (expR, shifted) = exponentialReduction(x, negated: true, exponentBias: 127)
+    let scale = unsafeBitCast(unsafeBitCast(shifted, to: FloatVector.MaskStorage.self) &<< 23, to: FloatVector.self)
+    return multiplyAdd(expR, scale, FloatVector(repeating: 1))
 }
 
 /// The reduction shared by the exponentials: `±x = n·ln 2 + r`, returned as `e^r` (the Cephes
-/// polynomial) and the integer `n` (`x` already clamped to the caller's range). With `negated`, the
+/// polynomial) and `shifted`, the float `1.5·2^23 + exponentBias + n`, whose low mantissa bits hold
+/// the integer `n + exponentBias` (`x` already clamped to the caller's range). With `negated`, the
 /// exponential of `−x` from `x`, bit for bit what `−x` would give: every constant that meets `x` or
 /// an odd power of `r` has its sign flipped, and negation commutes with rounding.
 @inlinable @inline(__always)
-func exponentialReduction(_ x: FloatVector, negated: Bool) -> (expR: FloatVector, n: FloatVector.MaskStorage) {
+func exponentialReduction(_ x: FloatVector, negated: Bool, exponentBias: Float) -> (expR: FloatVector, shifted: FloatVector) {
     let sign: Float = negated ? -1 : 1
-    // Round ±x·log2(e) to the nearest integer n by adding 1.5·2^23: n sits in the low mantissa bits.
-    let magic = FloatVector(repeating: 12_582_912)
+    // Round ±x·log2(e) to the nearest integer n by adding 1.5·2^23 (+ the bias, an integer): n sits
+    // in the low mantissa bits.
+    let magic = FloatVector(repeating: 12_582_912 + exponentBias)
     let shifted = multiplyAdd(x, FloatVector(repeating: sign * 1.442_695_04), magic)
     let n = shifted - magic
     // ±r = x ∓ n·ln 2, with ln 2 split in two so that n·ln2_hi is exact.
     let signedR = multiplyAdd(n, FloatVector(repeating: sign * 2.121_944_40e-4), multiplyAdd(n, FloatVector(repeating: sign * -0.693_359_375), x))
-    // e^r = 1 + r + r²·p(r), Cephes' degree-5 p, evaluated in ±r: the odd coefficients carry the sign.
-    var p = FloatVector(repeating: sign * 1.987_569_15e-4)
-    p = multiplyAdd(p, signedR, FloatVector(repeating: 1.398_199_95e-3))
-    p = multiplyAdd(p, signedR, FloatVector(repeating: sign * 8.333_451_9e-3))
-    p = multiplyAdd(p, signedR, FloatVector(repeating: 4.166_579_59e-2))
-    p = multiplyAdd(p, signedR, FloatVector(repeating: sign * 1.666_666_55e-1))
-    p = multiplyAdd(p, signedR, FloatVector(repeating: 5.000_000_12e-1))
+    // e^r = 1 + r + r²·p(r), Cephes' degree-5 p, evaluated in ±r (the odd coefficients carry the
+    // sign) by Estrin's scheme: three pairs, then two steps in r², so that the chain of dependent
+    // operations is three fused multiply-adds long where Horner's rule makes it five.
+    @inline(__always) func c(_ value: Float) -> FloatVector { FloatVector(repeating: value) }
+    let r2 = signedR * signedR
+    let p01 = multiplyAdd(c(sign * 1.666_666_55e-1), signedR, c(5.000_000_12e-1))
+    let p23 = multiplyAdd(c(sign * 8.333_451_9e-3), signedR, c(4.166_579_59e-2))
+    let p45 = multiplyAdd(c(sign * 1.987_569_15e-4), signedR, c(1.398_199_95e-3))
+    let p = multiplyAdd(multiplyAdd(p45, r2, p23), r2, p01)
     // −v as a sign flip, which the compiler folds into the fused multiply-add (SIMD's `-v` is `0 − v`).
     let r = negated ? unsafeBitCast(unsafeBitCast(signedR, to: FloatVector.MaskStorage.self) ^ Int32.min, to: FloatVector.self) : signedR
-    return (multiplyAdd(p, signedR * signedR, r) + 1, unsafeBitCast(shifted, to: FloatVector.MaskStorage.self) &- 0x4B40_0000)
+    return (multiplyAdd(p, r2, r) + 1, shifted)
 }
 
 /// SiLU, `x / (1 + e^(−x))`, a vector at a time.
 @inlinable @inline(__always)
 public func vectorSiLU(_ x: FloatVector) -> FloatVector {
-    x / (1 + vectorExpForLogistic(negating: x))
+    x / vectorOnePlusExp(negating: x)
 }
 
 /// The logistic function `1 / (1 + e^(−x))`, a vector at a time.
 @inlinable @inline(__always)
 public func vectorSigmoid(_ x: FloatVector) -> FloatVector {
-    1 / (1 + vectorExpForLogistic(negating: x))
+    1 / vectorOnePlusExp(negating: x)
 }
 
 /// The lane-wise maximum of two vectors, with a comparison mask.

@@ -28,8 +28,8 @@ import YOLOKernels
         #expect(extremes[6] == 1 && extremes[7] == 1)
     }
 
-    /// SiLU and the sigmoid run on `vectorExpForLogistic`, whose negated reduction and exponent-field
-    /// scale must change no result: every 4096th float bit pattern, both signs, NaNs and infinities
+    /// SiLU and the sigmoid run on `vectorOnePlusExp`, whose negated reduction, exponent-field scale
+    /// and fused `e^r · 2^n + 1` must change no result: every 4096th float bit pattern, both signs, NaNs and infinities
     /// included, against the same formulas on `vectorExp`.
     @Test func logisticFunctionsEqualTheirFormulasOnVectorExpBitForBit() {
         var siluDiffers = 0, sigmoidDiffers = 0, firstDifference: Float?
@@ -48,8 +48,9 @@ import YOLOKernels
         #expect(siluDiffers == 0 && sigmoidDiffers == 0, "\(siluDiffers) SiLU and \(sigmoidDiffers) sigmoid results differ, first at \(String(describing: firstDifference))")
         // Where the two exponentials themselves agree, and where they do not.
         let agreeing = FloatVector((0..<FloatVector.scalarCount).map { -86 + Float($0) * 10.9 })
-        #expect(vectorExpForLogistic(negating: -agreeing) == vectorExp(agreeing))
-        #expect(vectorExpForLogistic(negating: FloatVector(repeating: 100))[0] > vectorExp(FloatVector(repeating: -100))[0])
+        #expect(vectorOnePlusExp(negating: -agreeing) == 1 + vectorExp(agreeing))
+        #expect(vectorOnePlusExp(negating: FloatVector(repeating: -88))[0] == 1 + vectorExp(FloatVector(repeating: 88))[0])
+        #expect(vectorOnePlusExp(negating: FloatVector(repeating: 100))[0] == 1)
     }
 
     @Test(arguments: [0, 1, 7, 8, 9, 31, 1000])
