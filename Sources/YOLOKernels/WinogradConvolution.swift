@@ -87,27 +87,38 @@ struct WinogradConvolution: Sendable {
             let firstTileRow = block * rowsPerBlock
             let rows = min(rowsPerBlock, tileRows - firstTileRow)
             let tiles = rows * tileColumns
-            // Sixteen spare floats (one cache line) after each V_ξ and M_ξ, eight after the last M_ξ:
+            // A cache line (sixteen floats) after each V_ξ and M_ξ, eight more after the last M_ξ:
             // the transforms store and load whole vectors of tiles, also where a tile row ends in a
             // partial one. The line also staggers the 36 planes over the cache sets: unpadded, the
             // output transform's 36 loads per vector (one per plane, 4 KiB multiples apart at 64
             // channels of 240 tiles) all fell in one set of the 12-way first-level cache, and
             // eight-float padding left half of the input transform's vector stores split across lines.
+            //
+            // And the products run over whole vectors of tiles, also past the last tile: the columns
+            // there are computed and never read, and no block's end goes through the GEMM's
+            // zero-padded copy of its last columns (at 20 × 20, 25 tiles were a vector of 16 and a
+            // copied one of 9; now a tile of 32). So `M_ξ`'s rows are `productColumns` apart, and
+            // `V_ξ`'s rows are read up to a vector past their end: into the next row, and after the
+            // last row into its spare line, zeroed first (the input transform's stores overwrite
+            // part of it).
+            let lanes = FloatVector.scalarCount
+            let productColumns = (tiles + lanes - 1) / lanes * lanes
             let transformedStride = inputChannels * tiles + 16
             let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
-            let productsStride = outputChannels * tiles + 16
+            let productsStride = outputChannels * productColumns + 16
             let productsTensor = Tensor(uninitializedShape: [36 * productsStride + 8])
             let (transformed, products) = (transformedTensor.data, productsTensor.data)
             defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
+            for xi in 0..<36 { (transformed + xi * transformedStride + inputChannels * tiles).update(repeating: 0, count: 16) }
             transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                            tileColumns: tileColumns, planeStride: transformedStride, into: transformed)
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
-                           columns: tiles, c: products + xi * productsStride, rowStride: tiles, epilogue: .none)
+                           columns: productColumns, c: products + xi * productsStride, rowStride: productColumns, epilogue: .none)
             }
             transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                            tileColumns: tileColumns, planeStride: productsStride, into: output)
+                            tileColumns: tileColumns, planeStride: productsStride, rowStride: productColumns, into: output)
             // Epilogue over the block's output rows, still in cache.
             let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
             for o in 0..<outputChannels {
@@ -174,7 +185,8 @@ struct WinogradConvolution: Sendable {
     }
 
     /// `Y = Aᵀ M A` for every output channel and tile of the block, written into the output planes
-    /// (the rows and columns of a tile past the image's end are dropped), eight tiles at a time. Whole
+    /// (the rows and columns of a tile past the image's end are dropped), eight tiles at a time:
+    /// `M_ξ` of channel `o` and tile `t` at `products[ξ · planeStride + o · rowStride + t]`. Whole
     /// vectors are loaded; the lanes past a tile row's end are computed and dropped.
     ///
     /// An output row of eight tiles comes out as four vectors, one per tile column, and goes out
@@ -189,8 +201,7 @@ struct WinogradConvolution: Sendable {
     /// last of a tile row, or at the image's right edge) is interleaved the same way, then its valid
     /// floats are copied (`copyPrefix`) rather than stored lane by lane.
     private func transformOutput(_ products: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
-                                 tileColumns: Int, planeStride: Int, into output: UnsafeMutablePointer<Float>) {
-        let tiles = tileRows * tileColumns
+                                 tileColumns: Int, planeStride: Int, rowStride: Int, into output: UnsafeMutablePointer<Float>) {
         // Two slots of a group's 16 columns (4 output rows × 4 columns, 128 bytes a row), then room
         // for one interleaved row of a partial group.
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: 2 * 512 + 128, alignment: 64)
@@ -224,7 +235,7 @@ struct WinogradConvolution: Sendable {
                 let y = 4 * (firstTileRow + tileRow)
                 var column = 0
                 while column < tileColumns {
-                    let source = products + o * tiles + tileRow * tileColumns + column
+                    let source = products + o * rowStride + tileRow * tileColumns + column
                     // Row i of M times A, for the six rows; then Aᵀ down each of the four columns.
                     @inline(__always) func rowTimesA(_ i: Int) -> Four {
                         @inline(__always) func m(_ j: Int) -> SIMD8<Float> {
