@@ -49,11 +49,14 @@ struct PhaseSplitConvolution: Sendable {
             let (block, panels) = tasks(task)
             let firstRow = outputHeight * block / blocks, rows = outputHeight * (block + 1) / blocks - firstRow
             // Phase rows firstRow ... firstRow + rows. (Tap (2, 2) reads one float past its plane in the
-            // dropped column of the last row: the first of the next plane, phase (0, 1)'s.)
-            let planeSize = (rows + 1) * phaseWidth
-            let phasesTensor = Tensor(uninitializedShape: [4 * inputChannels * planeSize])
+            // dropped column of the last row: the first of the next plane, phase (0, 1)'s.) The
+            // narrow path below reads up to a vector further, past the last plane into the zeroed
+            // spare floats after it.
+            let planeSize = (rows + 1) * phaseWidth, lanes = FloatVector.scalarCount
+            let phasesTensor = Tensor(uninitializedShape: [4 * inputChannels * planeSize + lanes])
             let phases = phasesTensor.data
             defer { withExtendedLifetime(phasesTensor) {} }
+            (phases + 4 * inputChannels * planeSize).update(repeating: 0, count: lanes)
             splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
                             phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
             /// `C = act(W · B + b)` over `columns` positions from `q = firstColumn`.
@@ -81,8 +84,11 @@ struct PhaseSplitConvolution: Sendable {
                 return
             }
             // Narrow or ragged rows: one GEMM over the block (positions OW + 1 apart per row), into
-            // rows of OW + 1 that are copied into rows of OW, the last column of each dropped.
-            let columns = rows * phaseWidth
+            // rows of OW + 1 that are copied into rows of OW, the last column of each dropped. The
+            // GEMM runs over whole vectors of positions, the last one computed past the block's end
+            // and never read, so that its last columns do not go through the GEMM's zero-padded copy
+            // (of all 9 · C_in rows of B: 1152 at YOLO11n's layers 5, 7 and 20).
+            let columns = (rows * phaseWidth + lanes - 1) / lanes * lanes
             let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
             let products = productsTensor.data
             defer { withExtendedLifetime(productsTensor) {} }
