@@ -13,7 +13,8 @@ What it does:
      input against PyTorch's, and warms up. Then it times them in alternation, A B C D, A B C D, …: each turn
      is --runs back-to-back forward passes on the same input, --rounds turns per engine. A pause between
      turns lets the previous engine's spinning threads go idle so no engine runs beside another.
-  5. Prints a Markdown table (median, min, p90 per engine and thread count, and ratios to SwiftYOLO) with the
+  5. Prints a Markdown table (median, min, p90 per engine and thread count, and ratios to SwiftYOLO: of the
+     medians, and paired round by round) with the
      date, the CPU and every version, and writes it to Benchmarks/results/peers-DATE.md with a JSON twin
      (every sample) beside it.
 
@@ -439,11 +440,12 @@ def markdown(report: dict) -> str:
         f"then again), forward pass only (input tensor to the [1, 84, 8400] head output), "
         f"{s['image']} letterboxed to {IMGSZ}×{IMGSZ}",
         "",
-        "| engine | threads | median ms | min ms | p90 ms | ÷ SwiftYOLO | CPU ÷ wall | numerics vs PyTorch |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| engine | threads | median ms | min ms | p90 ms | ÷ SwiftYOLO | ÷ SwiftYOLO by round | CPU ÷ wall | numerics vs PyTorch |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in report["results"]:
         ratio = f"{row['ratio_to_swiftyolo']:.2f}×" if row.get("ratio_to_swiftyolo") else "–"
+        paired = f"{row['paired_ratio_to_swiftyolo']:.2f}×" if row.get("paired_ratio_to_swiftyolo") else "–"
         check = row["numerics"]
         if check is None:
             numerics = "–"
@@ -451,10 +453,14 @@ def markdown(report: dict) -> str:
             numerics = ("same detections" if check["matches_pytorch"] else "**DIFFERENT detections**") + \
                 f"; boxes ±{check['boxes_max_abs_px']:.2g} px, scores ±{check['scores_max_abs']:.2g}"
         lines.append(f"| {NAMES[row['engine']]} | {row['threads']} | {row['median_ms']:.1f} | {row['min_ms']:.1f} | "
-                     f"{row['p90_ms']:.1f} | {ratio} | {row['cpu_over_wall']:.2f} | {numerics} |")
+                     f"{row['p90_ms']:.1f} | {ratio} | {paired} | {row['cpu_over_wall']:.2f} | {numerics} |")
     lines += [
         "",
         "÷ SwiftYOLO is the engine's median over SwiftYOLO's at the same thread count (above 1: SwiftYOLO is faster). "
+        "÷ SwiftYOLO by round pairs the turns of one round, which ran seconds apart: the median over the rounds of the "
+        "engine's median over SwiftYOLO's in that round. Where the machine's speed drifts during the run (another "
+        "guest on the host, say), the drift hits both turns of a round alike and the pooled medians of two engines "
+        "can fall in different stretches of it; the paired ratio does not mix them. "
         "CPU ÷ wall is the engine process's CPU time over its timed wall-clock time: the threads it kept busy on "
         "average (at most the thread count if it keeps to it; well under it when it waits or the machine is busy). "
         "Numerics: the engine's head output on this input against PyTorch's (largest absolute difference), and its "
@@ -521,11 +527,15 @@ def run_benchmark(args: argparse.Namespace) -> None:
         swift_median = statistics.median(samples["swiftyolo"]) if "swiftyolo" in samples else None
         for engine in engines:
             median = statistics.median(samples[engine])
+            paired = statistics.median(ours / swift for ours, swift in zip(round_medians[engine], round_medians["swiftyolo"])) \
+                if swift_median else None
             results.append({
                 "engine": engine, "threads": threads, "median_ms": median, "min_ms": min(samples[engine]),
                 "p90_ms": percentile(samples[engine], 0.9), "max_ms": max(samples[engine]),
                 "ratio_to_swiftyolo": median / swift_median if swift_median else None,
                 "swiftyolo_over_engine": swift_median / median if swift_median else None,
+                # The median over rounds of (this engine's round median / SwiftYOLO's in the same round).
+                "paired_ratio_to_swiftyolo": paired,
                 # Busy threads on average while timed: about `threads` or less, never more.
                 "cpu_over_wall": cpu_ms[engine] / sum(samples[engine]),
                 "samples_ms": samples[engine], "round_medians_ms": round_medians[engine],
