@@ -83,8 +83,8 @@ private struct SameSizeEdges {
         let lanes = FloatVector.scalarCount
         count = height * width
         reach = k / 2 * width + k / 2
-        vectorEnd = (count + lanes - 1) / lanes * lanes
-        topEnd = min(vectorEnd, (reach + lanes - 1) / lanes * lanes)
+        vectorEnd = wholeVectorCount(count)
+        topEnd = min(vectorEnd, wholeVectorCount(reach))
         // The first vector past the last that ends `reach` before the plane does.
         let lastInPlace = count - lanes - reach
         bottomStart = max(topEnd, lastInPlace < 0 ? 0 : min(vectorEnd, (lastInPlace / lanes + 1) * lanes))

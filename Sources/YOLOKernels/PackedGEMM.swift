@@ -46,7 +46,10 @@ public enum GEMMEpilogue {
 /// outermost, `B`'s strip shared by all panels, measured 6% slower over YOLO11n and 30% on its
 /// 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.) Columns left over past the last
 /// whole vector are copied, zero-padded, into a small buffer and multiplied like a whole vector,
-/// of which only the real columns are stored.
+/// of which only the real columns are stored. (The copy reads a few floats of every row of `B`. A
+/// caller whose `B` rows may be read up to a vector past their last column, and whose `C` rows have
+/// room for it, passes `columns` rounded up to whole vectors, `wholeVectorCount`, instead: as
+/// Winograd's products and the phase split's narrow blocks do.)
 ///
 /// With `prefetchingB` (for a `B` that is not yet in cache: a layer's input, read straight from
 /// the tensor), the first panel asks for the next column tile of every row of `B` as it reads this

@@ -88,7 +88,7 @@ struct PhaseSplitConvolution: Sendable {
             // GEMM runs over whole vectors of positions, the last one computed past the block's end
             // and never read, so that its last columns do not go through the GEMM's zero-padded copy
             // (of all 9 · C_in rows of B: 1152 at YOLO11n's layers 5, 7 and 20).
-            let columns = (rows * phaseWidth + lanes - 1) / lanes * lanes
+            let columns = wholeVectorCount(rows * phaseWidth)
             let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
             let products = productsTensor.data
             defer { withExtendedLifetime(productsTensor) {} }

@@ -64,7 +64,7 @@ private struct SameSizeMaxPool {
     init(height: Int, width: Int, kernelSize k: Int) {
         let lanes = FloatVector.scalarCount, padding = k / 2
         (self.height, self.width, kernelSize, count) = (height, width, k, height * width)
-        vectorEnd = (count + lanes - 1) / lanes * lanes
+        vectorEnd = wholeVectorCount(count)
         source = Tensor(shape: [vectorEnd + 2 * padding])
         rows = Tensor(uninitializedShape: [vectorEnd + 2 * padding * width + lanes])
         rows.data.update(repeating: -.infinity, count: rows.count)

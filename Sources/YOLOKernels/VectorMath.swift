@@ -8,6 +8,13 @@ public typealias FloatVector = SIMD16<Float>
 public typealias FloatVector = SIMD8<Float>
 #endif
 
+/// `count` rounded up to whole `FloatVector`s: the floats a loop of whole vectors over `count`
+/// floats covers.
+@inline(__always)
+func wholeVectorCount(_ count: Int) -> Int {
+    (count + FloatVector.scalarCount - 1) / FloatVector.scalarCount * FloatVector.scalarCount
+}
+
 /// Vectorized `e^x`, a `FloatVector` at a time, the Cephes `expf` algorithm: `x = n·ln 2 + r` with
 /// `|r| ≤ ln 2 / 2`, `e^r` by a degree-6 polynomial, `2^n` built in the exponent bits. Within 2 ulp
 /// of glibc's `expf` over the float range, subnormal results included: inputs are clamped to

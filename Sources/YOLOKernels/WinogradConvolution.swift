@@ -101,8 +101,7 @@ struct WinogradConvolution: Sendable {
             // `V_ξ`'s rows are read up to a vector past their end: into the next row, and after the
             // last row into its spare line, zeroed first (the input transform's stores overwrite
             // part of it).
-            let lanes = FloatVector.scalarCount
-            let productColumns = (tiles + lanes - 1) / lanes * lanes
+            let productColumns = wholeVectorCount(tiles)
             let transformedStride = inputChannels * tiles + 16
             let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
             let productsStride = outputChannels * productColumns + 16
