@@ -24,31 +24,37 @@ let package = Package(
             name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
+        // Files and processes: lossless file names, regular-file checks, no-clobber atomic writes,
+        // interrupts (with the few calls Swift cannot make safely, in C).
+        .target(name: "CSystemCalls"),
+        .target(name: "YOLOFileSystem", dependencies: ["CSystemCalls"]),
+
         // The engine.
         .target(name: "YOLOTensor"),
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS", "CPrefetch"]),
-        .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels"]),
+        .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOFileSystem"]),
 
         // Images in, detections out.
         // setjmp-safe C wrappers: libpng and libjpeg report errors by longjmp, which Swift cannot catch.
         .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "YOLOImage", dependencies: ["CImageCodecs"]),
-        .target(name: "YOLODetect"),
+        .target(name: "YOLOImage", dependencies: ["CImageCodecs", "YOLOFileSystem"]),
+        .target(name: "YOLODetect", dependencies: ["YOLOFileSystem"]),
 
         // The public facade and the command-line tool.
         .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
         // Video streams and the recipes around a detector: tracking, settle events, rotation passes.
-        .target(name: "YOLOVideo", dependencies: ["YOLOImage"]),
+        .target(name: "YOLOVideo", dependencies: ["YOLOImage", "YOLOFileSystem"]),
         .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),
         .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
         .executableTarget(
             name: "swift-yolo",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "YOLOFileSystemTests", dependencies: ["YOLOFileSystem", "TestSupport"]),
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "TestSupport"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),

@@ -169,7 +169,7 @@ static void flush_file(png_structp png) {
     fflush(ctx->file);
 }
 
-int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, int32_t height, char *err) {
+int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, char *err) {
     png_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.err = err;
@@ -178,9 +178,11 @@ int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, in
         snprintf(err, SY_ERROR_CAPACITY, "invalid dimensions %dx%d", width, height);
         return SY_ERR_ARGUMENT;
     }
-    FILE *volatile file = fopen(path, "wb");
+    int copy = dup(descriptor);  // the caller keeps `descriptor`; fclose closes the copy
+    FILE *volatile file = copy < 0 ? NULL : fdopen(copy, "wb");
     if (file == NULL) {
-        snprintf(err, SY_ERROR_CAPACITY, "cannot create the file: %s", strerror(errno));
+        snprintf(err, SY_ERROR_CAPACITY, "cannot write the file: %s", strerror(errno));
+        if (copy >= 0) close(copy);
         return SY_ERR_IO;
     }
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
@@ -201,7 +203,7 @@ int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, in
     for (int32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * 3);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &pinfo);
-    int failed = fflush(file) != 0 || ferror(file) || fsync(fileno(file)) != 0;
+    int failed = fflush(file) != 0 || ferror(file);
     int saved = errno;
     if (fclose(file) != 0 && !failed) {
         failed = 1;

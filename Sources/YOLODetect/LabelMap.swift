@@ -1,4 +1,5 @@
 import Foundation
+import YOLOFileSystem
 
 /// Display names for class ids, and parsing of class filters (`person,bus` or `0,5`).
 public struct LabelMap: Sendable, Equatable {
@@ -11,6 +12,9 @@ public struct LabelMap: Sendable, Equatable {
 
     public var count: Int { names.count }
 
+    /// The largest labels file read (a million classes of 16-byte names).
+    public static let maxFileBytes = 16 << 20
+
     /// The name of `classId`, or the number itself if the map has no such class.
     public func name(for classId: Int) -> String {
         names.indices.contains(classId) ? names[classId] : String(classId)
@@ -21,13 +25,14 @@ public struct LabelMap: Sendable, Equatable {
     /// be read, is not UTF-8, has an empty line among the names, or (when `classCount` is given)
     /// does not have exactly that many names.
     public init(contentsOfFile path: String, classCount: Int? = nil) throws(DetectError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes: [UInt8]
+        do throws(FileSystemError) {
+            bytes = try RegularFile.read(path, maxBytes: Self.maxFileBytes)
         } catch {
-            throw .labelsUnreadable(file: path, reason: (error as NSError).localizedDescription)
+            guard case let .unreadable(_, reason) = error else { throw .labelsUnreadable(file: path, reason: "\(error)") }
+            throw .labelsUnreadable(file: path, reason: reason)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .labelsUnreadable(file: path, reason: "it is not valid UTF-8 text")
         }
         try self.init(text: text, source: path, classCount: classCount)

@@ -1,5 +1,6 @@
 import CImageCodecs
 import Foundation
+import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -178,39 +179,15 @@ public struct ImageDecoder: Sendable {
         return (Int(width), Int(height))
     }
 
-    /// The whole file, refusing directories and files over `maxFileBytes`.
+    /// The whole file, refusing anything but a regular file (before opening it) and files over
+    /// `maxFileBytes`.
     func readFile(_ path: String) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw .unreadable(file: path, reason: Self.errnoText()) }
-        defer { close(fd) }
-        var st = stat()
-        if fstat(fd, &st) != 0 { throw .unreadable(file: path, reason: Self.errnoText()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(file: path, reason: "it is a directory") }
-        // A pipe or device has no size to check against the limit (and /dev/zero never ends).
-        if (st.st_mode & S_IFMT) != S_IFREG { throw .unreadable(file: path, reason: "it is not a regular file") }
-        let size = Int(st.st_size)
-        if size > maxFileBytes {
-            throw .unreadable(file: path, reason: "the file is \(size) bytes, over the limit of \(maxFileBytes)")
+        do throws(FileSystemError) {
+            return try RegularFile.read(path, maxBytes: maxFileBytes)
+        } catch {
+            guard case let .unreadable(_, reason) = error else { throw .unreadable(file: path, reason: "\(error)") }
+            throw .unreadable(file: path, reason: reason)
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var total = 0
-        var readError: Int32 = 0
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while total < size {
-                let n = read(fd, base + total, size - total)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    readError = errno
-                    return
-                }
-                if n == 0 { break }  // the file shrank while we read it
-                total += n
-            }
-        }
-        if readError != 0 { throw .unreadable(file: path, reason: String(cString: strerror(readError))) }
-        if total < size { bytes.removeSubrange(total...) }
-        return bytes
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }

@@ -3,6 +3,13 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG"
     case jpeg = "JPEG"
 
+    /// Whether a file name ends in `.png`, `.jpg` or `.jpeg` (any case): the files a directory
+    /// contributes as images or frames.
+    public static func hasImageExtension(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return ["png", "jpg", "jpeg"].contains(name[name.index(after: dot)...].lowercased())
+    }
+
     /// The format of `bytes`, or `nil` if they are neither PNG nor JPEG.
     public static func detect<C: Collection>(_ bytes: C) -> ImageFormat? where C.Element == UInt8 {
         let head = Array(bytes.prefix(8))

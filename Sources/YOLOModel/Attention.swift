@@ -59,6 +59,16 @@ struct Attention: Module {
     var parameterCount: Int { qkv.parameterCount + proj.parameterCount + pe.parameterCount }
 
     /// The three convolutions plus, per head, the `[N, kd] x [kd, N]` scores and `[hd, N] x [N, N]` mix.
+    /// Each head running at once holds its `[N, N]` scores, counted twice over since the buffer pool
+    /// may serve a request with a free buffer of up to twice its size, and its scaled queries
+    /// `[kd, N]`; the block holds the `qkv` map and the values and attended maps besides.
+    func scratchBytes(_ size: (Int, Int)) -> Int {
+        let n = size.0 * size.1
+        let perHead = 2 * n * n + keyDimension * n
+        let maps = heads * (2 * keyDimension + headDimension) * n + 2 * heads * headDimension * n
+        return (min(heads, ComputeThreads.count) * perHead + maps) * MemoryLayout<Float>.stride
+    }
+
     func flops(_ size: (Int, Int)) -> Int {
         let n = size.0 * size.1
         return qkv.flops(size) + proj.flops(size) + pe.flops(size) + heads * 2 * n * n * (keyDimension + headDimension)

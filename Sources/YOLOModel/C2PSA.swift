@@ -29,4 +29,6 @@ struct C2PSA: Module {
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.parameterCount }
 
     func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + m.flops(size) }
+
+    func scratchBytes(_ size: (Int, Int)) -> Int { m.scratchBytes(size) }
 }

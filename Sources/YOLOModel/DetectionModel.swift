@@ -111,6 +111,50 @@ public final class DetectionModel: Sendable {
         return profiles
     }
 
+    /// The memory plan: the most bytes of activations a forward pass over a `height × width` input
+    /// holds at once. At each layer it adds the network's input, the outputs kept for later layers,
+    /// the layer's inputs and output, `workingSetFactor` times those for the blocks' intermediate maps and the kernels'
+    /// packed copies, and the scratch that grows faster than the maps (the attention's `[N, N]`
+    /// scores, one per head running at once). Tests hold it above the measured peak and within
+    /// twice it, so that an input size can be refused before its first pass.
+    public func plannedActivationBytes(height: Int, width: Int) -> Int {
+        let profiles = layerProfiles(height: height, width: width)
+        func bytes(_ shape: [Int]) -> Int { shape.reduce(MemoryLayout<Float>.stride, *) }
+        let inputBytes = bytes([1, description.inputChannels, height, width])
+        var peak = 0
+        var sizes: [(Int, Int)] = []
+        var previous = (height, width)
+        for (index, layer) in layers.enumerated() {
+            let shape = profiles[index].outputShape
+            let inputs = layer.from.reduce(0) { total, source in
+                total + (source == -1 ? (index == 0 ? inputBytes : bytes(profiles[index - 1].outputShape)) : bytes(profiles[source].outputShape))
+            }
+            // Earlier outputs still alive that this layer does not read (the previous one always is).
+            let kept = (0..<index).reduce(0) { total, earlier in
+                let alive = lastReader[earlier] >= index || earlier == index - 1
+                let read = layer.from.contains(earlier) || (earlier == index - 1 && layer.from.contains(-1))
+                return alive && !read ? total + bytes(profiles[earlier].outputShape) : total
+            }
+            var scratch = 0
+            if case let .module(module) = layer.operation {
+                let size = layer.from[0] == -1 ? previous : sizes[layer.from[0]]
+                scratch = module.scratchBytes(size)
+            }
+            let working = Double(inputs + bytes(shape)) * (1 + Self.workingSetFactor)
+            // The network's input stays alive in the caller for the whole pass.
+            let held = (index == 0 ? 0 : inputBytes) + kept
+            peak = max(peak, held + Int(working.rounded(.up)) + scratch)
+            let size = shape.count == 4 ? (shape[2], shape[3]) : (0, 0)
+            sizes.append(size)
+            previous = size
+        }
+        return peak
+    }
+
+    /// The intermediate maps and packed copies a block holds beyond its input and output, as a
+    /// multiple of those (C3k2's split, its inner blocks' outputs and their concatenation).
+    static let workingSetFactor = 1.5
+
     /// Each layer's output shape for an input of `height × width`.
     public func outputShapes(height: Int, width: Int) -> [[Int]] {
         layerProfiles(height: height, width: width).map(\.outputShape)

@@ -13,6 +13,9 @@ public protocol Module: Sendable {
     func outputSize(_ size: (Int, Int)) -> (Int, Int)
     /// Floating-point operations (a multiply-add counts two) for an input of `size`.
     func flops(_ size: (Int, Int)) -> Int
+    /// Bytes of scratch beyond feature maps that the block holds at once for an input of `size`
+    /// (the attention's score matrices, which grow with the square of the positions).
+    func scratchBytes(_ size: (Int, Int)) -> Int
 }
 
 extension Module {
@@ -20,6 +23,9 @@ extension Module {
 
     /// Most blocks keep the spatial size.
     func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
+
+    /// Most blocks need no scratch that grows faster than their feature maps.
+    func scratchBytes(_ size: (Int, Int)) -> Int { 0 }
 }
 
 /// Modules run one after another, as `nn.Sequential`.
@@ -34,6 +40,15 @@ struct Sequential: Module {
 
     func outputSize(_ size: (Int, Int)) -> (Int, Int) {
         modules.reduce(size) { size, module in module.outputSize(size) }
+    }
+
+    func scratchBytes(_ size: (Int, Int)) -> Int {
+        var size = size, largest = 0
+        for module in modules {
+            largest = max(largest, module.scratchBytes(size))
+            size = module.outputSize(size)
+        }
+        return largest
     }
 
     func flops(_ size: (Int, Int)) -> Int {

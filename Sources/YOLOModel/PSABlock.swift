@@ -24,4 +24,6 @@ struct PSABlock: Module {
     var parameterCount: Int { attention.parameterCount + ffn.parameterCount }
 
     func flops(_ size: (Int, Int)) -> Int { attention.flops(size) + ffn.flops(size) }
+
+    func scratchBytes(_ size: (Int, Int)) -> Int { attention.scratchBytes(size) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,19 +49,14 @@ public final class TensorFile: @unchecked Sendable {
     /// Opens, maps and validates the file at `path`, refusing anything beyond `limits`.
     public init(path: String, limits: Limits = Limits()) throws {
         self.path = path
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw TensorFileError.unreadable(file: path, reason: String(cString: strerror(errno)))
+        let descriptor: Int32, length: Int
+        do throws(FileSystemError) {
+            (descriptor, length) = try RegularFile.open(path)  // a FIFO or device is refused before any open
+        } catch {
+            guard case let .unreadable(_, reason) = error else { throw TensorFileError.unreadable(file: path, reason: "\(error)") }
+            throw TensorFileError.unreadable(file: path, reason: reason)
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw TensorFileError.unreadable(file: path, reason: String(cString: strerror(errno)))
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw TensorFileError.unreadable(file: path, reason: "not a regular file")
-        }
-        let length = Int(status.st_size)
         guard length >= Self.headerSize else {
             if length >= 8, try Self.readPrefix(descriptor, count: 8) != Self.magic {
                 throw TensorFileError.notATensorFile(file: path)

@@ -1,3 +1,4 @@
+import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,12 +25,13 @@ final class ByteInput {
             ownsDescriptor = false
         } else {
             name = path
-            let fd = open(path, O_RDONLY)
+            // A FIFO is a stream like stdin and may block until its writer starts; a directory is refused.
+            let fd = PathEncoding.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
             guard fd >= 0 else { throw .unreadable(source: path, reason: String(cString: strerror(errno))) }
             var info = stat()
             if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw .unreadable(source: path, reason: "is a directory")
+                throw .unreadable(source: path, reason: "it is a directory")
             }
             descriptor = fd
             ownsDescriptor = true
@@ -85,6 +87,8 @@ final class ByteInput {
                 reachedEnd = true
             } else if errno != EINTR {
                 throw .unreadable(source: name, reason: String(cString: strerror(errno)))
+            } else if let signal = Interruption.signal {
+                throw .interrupted(source: name, signal: signal)
             }
         }
         return filled
@@ -103,6 +107,8 @@ final class ByteInput {
                 reachedEnd = true
             } else if errno != EINTR {
                 throw .unreadable(source: name, reason: String(cString: strerror(errno)))
+            } else if let signal = Interruption.signal {
+                throw .interrupted(source: name, signal: signal)
             }
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import YOLOFileSystem
 import YOLOImage
 
 /// The `.png/.jpg/.jpeg` files of a directory, in name order, as the frames of a video.
@@ -11,21 +11,26 @@ public final class ImageDirectorySource: FrameSource {
     public let frameRate: Double?
     /// The frame files, in the order they are read.
     public let files: [String]
+    /// Entries named like images that are not regular files (FIFOs, devices, directories), each
+    /// with what it is; they are not read.
+    public let skipped: [(path: String, kind: String)]
     private let decoder: ImageDecoder
     private var nextIndex = 0
 
     /// Lists the images of `directory`.
     /// - Parameter frameRate: frames per second used for `time` (directories carry none).
     public init(directory: String, frameRate: Double, decoder: ImageDecoder = ImageDecoder()) throws(VideoError) {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let entries: [Directory.Entry]
+        do throws(FileSystemError) {
+            entries = try Directory.entries(of: directory)
         } catch {
-            throw .unreadable(source: directory, reason: (error as NSError).localizedDescription)
+            guard case let .unreadable(_, reason) = error else { throw .unreadable(source: directory, reason: "\(error)") }
+            throw .unreadable(source: directory, reason: reason)
         }
-        files = entries.filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
-            .sorted()
-            .map { (directory as NSString).appendingPathComponent($0) }
+        let images = entries.filter { ImageFormat.hasImageExtension($0.name) }
+        // A FIFO or device named like an image would block the read or never end: passed over.
+        skipped = images.filter { !$0.isRegularFile }.map { (Directory.appending($0.name, to: directory), $0.otherKind ?? "") }
+        files = images.filter(\.isRegularFile).map { Directory.appending($0.name, to: directory) }
         guard !files.isEmpty else { throw .noFrames(source: directory) }
         name = directory
         self.frameRate = frameRate

@@ -19,13 +19,15 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case noFrames(source: String)
     /// One image of a directory source failed to decode; the frames after it can still be read.
     case badImage(source: String, frame: Int, error: ImageError)
+    /// Reading was interrupted by SIGINT or SIGTERM (`Interruption`).
+    case interrupted(source: String, signal: Int32)
 
     /// The source (path or `stdin`) the error is about.
     public var source: String {
         switch self {
         case .unreadable(let source, _), .invalidHeader(let source, _), .unsupported(let source, _),
             .tooLarge(let source, _, _, _), .invalidFrame(let source, _, _), .truncatedFrame(let source, _, _, _),
-            .noFrames(let source), .badImage(let source, _, _):
+            .noFrames(let source), .badImage(let source, _, _), .interrupted(let source, _):
             return source
         }
     }
@@ -54,6 +56,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(source)' holds no .png/.jpg/.jpeg frames"
         case .badImage(let source, let frame, let error):
             return "'\(source)' frame \(frame): \(error)"
+        case .interrupted(let source, let signal):
+            return "reading '\(source)' was interrupted by signal \(signal)"
         }
     }
 }

@@ -47,7 +47,7 @@ struct BenchCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard imgsz >= 32, imgsz <= 4096 else { throw ValidationError("--imgsz must lie in 32…4096, got \(imgsz)") }
+        guard imgsz >= 32, imgsz <= 16384 else { throw ValidationError("--imgsz must lie in 32…16384, got \(imgsz)") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
         if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1") } }
@@ -89,7 +89,8 @@ struct BenchCommand: ParsableCommand {
                                   flops: profiles[layer.index].flops)
             },
             peakResidentMegabytes: peakResidentMegabytes(),
-            peakTensorMegabytes: Double(BufferPool.shared.liveBytes.peak) / 1_048_576)
+            peakTensorMegabytes: Double(BufferPool.shared.liveBytes.peak) / 1_048_576,
+            plannedTensorMegabytes: Double(model.plannedActivationBytes(height: height, width: width)) / 1_048_576)
         print(json ? report.json : report.text)
     }
 

@@ -47,8 +47,9 @@ int sy_png_read_info(const uint8_t *data, size_t size, size_t max_chunk_bytes, s
 int sy_png_decode_rgb8(const uint8_t *data, size_t size, size_t max_chunk_bytes, int32_t width, int32_t height,
                        uint8_t *out, size_t out_size, char *err);
 
-/// Writes interleaved RGB8 as an 8-bit RGB PNG to `path` (the caller makes it atomic).
-int sy_png_write_rgb8(const char *path, const uint8_t *pixels, int32_t width, int32_t height, char *err);
+/// Writes interleaved RGB8 as an 8-bit RGB PNG to the open file `descriptor`, which stays open (the
+/// caller syncs it, closes it and makes the write atomic).
+int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, char *err);
 
 /// Reads the JPEG header (up to the first SOF) from memory.
 int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err);

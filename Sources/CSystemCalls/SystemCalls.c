@@ -1,0 +1,61 @@
+#define _GNU_SOURCE
+#include "SystemCalls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t received_signal = 0;
+static pthread_t main_thread;
+
+// The pending temporary: written by the main thread only, read by the handler only while `valid`.
+static char pending_path[4096];
+static volatile sig_atomic_t pending_valid = 0;
+
+static void on_interrupt(int signal_number) {
+    // A process-directed signal may land on any thread; a blocking read in the main thread only
+    // returns EINTR if the main thread takes it.
+    if (!pthread_equal(pthread_self(), main_thread)) {
+        pthread_kill(main_thread, signal_number);
+        return;
+    }
+    if (received_signal == 0) {
+        received_signal = signal_number;
+        return;
+    }
+    if (pending_valid) unlink(pending_path);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+void sy_install_interrupt_handlers(void) {
+    main_thread = pthread_self();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: blocking reads return EINTR
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+int sy_interrupt_signal(void) { return received_signal; }
+
+void sy_set_pending_temporary(const char *path) {
+    pending_valid = 0;
+    if (path == NULL || strlen(path) >= sizeof pending_path) return;
+    memcpy(pending_path, path, strlen(path) + 1);
+    pending_valid = 1;
+}
+
+int sy_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return -1;
+    if (link(from, to) != 0) return -1;
+    unlink(from);
+    return 0;
+}

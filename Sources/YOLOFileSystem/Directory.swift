@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Listing and creating directories, names kept byte for byte (`PathEncoding`).
+public enum Directory {
+    /// One entry of a listing.
+    public struct Entry: Sendable, Equatable {
+        /// The entry's name (not its path).
+        public let name: String
+        /// `nil` for a regular file (symbolic links followed); else what it is, in words.
+        public let otherKind: String?
+        public var isRegularFile: Bool { otherKind == nil }
+        public var isDirectory: Bool { otherKind == "it is a directory" }
+    }
+
+    /// Whether `path` names a directory (symbolic links followed).
+    public static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return PathEncoding.withCString(path) { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The entries of the directory at `path` (not `.` and `..`), sorted by name bytes.
+    public static func entries(of path: String) throws(FileSystemError) -> [Entry] {
+        guard let stream = PathEncoding.withCString(path, { opendir($0) }) else {
+            throw .unreadable(path: path, reason: errnoDescription())
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+            let string = PathEncoding.string(fromFileSystem: name)
+            var status = stat()
+            let kind = PathEncoding.withCString(appending(string, to: path)) { stat($0, &status) } == 0
+                ? RegularFile.otherKind(status.st_mode) : "it cannot be examined: \(errnoDescription())"
+            return Entry(name: string, otherKind: kind)
+        }
+    }
+
+    /// `directory/name`, without doubling a trailing slash.
+    public static func appending(_ name: String, to directory: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// Creates `path` and any missing parents (as `mkdir -p`), or does nothing if it is a directory.
+    public static func create(_ path: String) throws(FileSystemError) {
+        if exists(path) { return }
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex {
+            try create(String(trimmed[..<slash]))
+        }
+        if PathEncoding.withCString(trimmed, { mkdir($0, 0o777) }) != 0 && !(errno == EEXIST && exists(trimmed)) {
+            let reason = errno == EEXIST ? "it exists and is not a directory" : errnoDescription()
+            throw .unwritable(path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing outputs that never replace an existing file (an input, or anyone else's file) and are
+/// never seen half-written.
+public enum NewFile {
+    /// Writes a new file named `path` or, when that name is taken, the first free one of `stem_2.ext`,
+    /// `stem_3.ext`, …, and returns the path written.
+    ///
+    /// `contents` writes into a descriptor open on a hidden temporary in the same directory
+    /// (`.NAME.PID-RANDOM.tmp`, created exclusively, so never through a planted link). The temporary
+    /// is then synced and renamed to the final name only if that name is still free, atomically
+    /// (`RENAME_NOREPLACE`): readers never see a partial file, and a failure (full disk, file-size
+    /// limit, an error thrown by `contents`) leaves neither file. While it is written, the temporary
+    /// is the one a second interrupt removes (`Interruption`).
+    public static func write(_ path: String, _ contents: (Int32) throws -> Void) throws -> String {
+        let (directory, name) = split(path)
+        if name.isEmpty { throw FileSystemError.unwritable(path: path, reason: "the path names a directory") }
+        let temporary = "\(directory).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = PathEncoding.withCString(temporary) {
+            open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { throw FileSystemError.unwritable(path: path, reason: errnoDescription()) }
+        PathEncoding.withCString(temporary) { sy_set_pending_temporary($0) }
+        var finished = false
+        defer {
+            if !finished { _ = PathEncoding.withCString(temporary) { unlink($0) } }
+            sy_set_pending_temporary(nil)
+        }
+        do {
+            try contents(descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        if fsync(descriptor) != 0 {
+            let reason = errnoDescription()
+            close(descriptor)
+            throw FileSystemError.unwritable(path: path, reason: "writing failed: \(reason)")
+        }
+        if close(descriptor) != 0 { throw FileSystemError.unwritable(path: path, reason: "writing failed: \(errnoDescription())") }
+        for number in 1...10_000 {
+            let candidate = numbered(directory: directory, name: name, number)
+            let renamed = PathEncoding.withCString(temporary) { from in
+                PathEncoding.withCString(candidate) { to in sy_rename_noreplace(from, to) }
+            }
+            if renamed == 0 {
+                finished = true
+                return candidate
+            }
+            guard errno == EEXIST else { throw FileSystemError.unwritable(path: candidate, reason: errnoDescription()) }
+        }
+        throw FileSystemError.unwritable(path: path, reason: "it and the next 9,999 numbered names all exist")
+    }
+
+    /// `directory/name` for number 1, else `directory/stem_number.ext`.
+    static func numbered(directory: String, name: String, _ number: Int) -> String {
+        guard number > 1 else { return directory + name }
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let suffix = dot.map { String(name[$0...]) } ?? ""
+        return "\(directory)\(stem)_\(number)\(suffix)"
+    }
+
+    /// The directory part with its slash (or empty) and the last component.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
+    }
+}

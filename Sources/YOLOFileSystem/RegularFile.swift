@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opening and reading regular files only. Anything else named as an input (a FIFO, a device, a
+/// socket, a directory) is refused from `stat` before any `open`, which on a FIFO would block until
+/// a writer appears, and on /dev/zero would never end.
+public enum RegularFile {
+    /// What kind of file `mode` describes, in words, or `nil` for a regular file.
+    static func otherKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "it is a directory"
+        case S_IFIFO: "it is a FIFO (named pipe), not a regular file"
+        case S_IFCHR: "it is a character device, not a regular file"
+        case S_IFBLK: "it is a block device, not a regular file"
+        case S_IFSOCK: "it is a socket, not a regular file"
+        default: "it is not a regular file"
+        }
+    }
+
+    /// Throws unless `path` names a regular file (symbolic links followed); never opens it.
+    public static func check(_ path: String) throws(FileSystemError) {
+        var status = stat()
+        guard PathEncoding.withCString(path, { stat($0, &status) }) == 0 else {
+            throw .unreadable(path: path, reason: errnoDescription())
+        }
+        if let kind = otherKind(status.st_mode) { throw .unreadable(path: path, reason: kind) }
+    }
+
+    /// Opens a regular file for reading and returns its descriptor (the caller closes it) and size.
+    /// The kind is checked before the open and again on the open descriptor, so a file swapped for a
+    /// FIFO in between cannot block: the open is non-blocking.
+    public static func open(_ path: String) throws(FileSystemError) -> (descriptor: Int32, size: Int) {
+        try check(path)
+        let descriptor = PathEncoding.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: errnoDescription()) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = errnoDescription()
+            close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        if let kind = otherKind(status.st_mode) {
+            close(descriptor)
+            throw .unreadable(path: path, reason: kind)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return (descriptor, Int(status.st_size))
+    }
+
+    /// The whole file, refusing one over `maxBytes`.
+    public static func read(_ path: String, maxBytes: Int) throws(FileSystemError) -> [UInt8] {
+        let (descriptor, size) = try open(path)
+        defer { close(descriptor) }
+        if size > maxBytes {
+            throw .unreadable(path: path, reason: "the file is \(size) bytes, over the limit of \(maxBytes)")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var total = 0
+        var failure: Int32 = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while total < size {
+                let n = Glibc.read(descriptor, base + total, size - total)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { break }  // the file shrank while it was read
+                total += n
+            }
+        }
+        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        if total < size { bytes.removeSubrange(total...) }
+        return bytes
+    }
+}
+
+/// `strerror(errno)`.
+func errnoDescription() -> String { String(cString: strerror(errno)) }
