@@ -5,7 +5,9 @@ Usage: python3 tools/convert.py CHECKPOINT.pt OUTPUT
 
 Needs python3 + numpy only; the checkpoint is read without running any of its code (see
 checkpoint.py). The output layout and metadata are described in docs/weight-file.md. On refusal the
-exit status is 1 and stderr has one line: `convert.py: <file>: <reason>`.
+exit status is 1 and stderr has one line: `convert.py: <file>: <reason>`. The output may be a new
+path or an earlier SwiftYOLO file; anything else (the checkpoint itself, a link, a folder, another
+kind of file) is refused before the checkpoint is read (swyolo_file.check_output_path).
 """
 
 import argparse
@@ -15,7 +17,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from checkpoint import DEFAULT_LIMITS, CheckpointError, Limits, load_checkpoint  # noqa: E402
-from swyolo_file import FORMAT_VERSION, TensorFileError, file_sha256, write_tensor_file  # noqa: E402
+from swyolo_file import (FORMAT_VERSION, TensorFileError, check_output_path, file_sha256,  # noqa: E402
+                         write_tensor_file)
 
 CONVERTER_VERSION = "1.0.0"
 
@@ -45,7 +48,13 @@ def weights_metadata(converter, source, yaml, names, stride, batchnorm_eps, acti
 
 
 def convert(checkpoint_path, output_path, limits=DEFAULT_LIMITS):
-    """Convert one checkpoint; returns the loaded `Checkpoint` (raises CheckpointError on refusal)."""
+    """Convert one checkpoint; returns the loaded `Checkpoint`.
+
+    Raises CheckpointError for a checkpoint it refuses, TensorFileError for an output it refuses or
+    cannot write; the output is checked before the (slow) checkpoint is read.
+    """
+    inputs = {"checkpoint": checkpoint_path}
+    check_output_path(output_path, inputs)
     checkpoint = load_checkpoint(checkpoint_path, limits)
     source = {
         "file": os.path.basename(checkpoint_path),
@@ -56,10 +65,7 @@ def convert(checkpoint_path, output_path, limits=DEFAULT_LIMITS):
     metadata = weights_metadata({"name": "tools/convert.py", "version": CONVERTER_VERSION}, source,
                                 checkpoint.yaml, checkpoint.names, checkpoint.stride, checkpoint.batchnorm_eps,
                                 checkpoint.activations)
-    try:
-        write_tensor_file(output_path, metadata, checkpoint.state_dict.items())
-    except OSError as error:
-        raise TensorFileError(f"cannot write {output_path}: {error.strerror or error}") from None
+    write_tensor_file(output_path, metadata, checkpoint.state_dict.items(), inputs=inputs)
     return checkpoint
 
 

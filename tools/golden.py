@@ -9,6 +9,8 @@ Conv+BatchNorm fused. `--image` is preprocessed as predict does for a fixed HxW 
 centered, padding 114, BGR->RGB, /255); `--seed` feeds uniform [0, 1) noise from
 numpy.random.RandomState(N). The output holds `input`, every top-level layer's output `model.0`...,
 the decoded head output and the head's per-level maps `model.<L-1>.raw.<i>` (docs/weight-file.md).
+The output may be a new path or an earlier SwiftYOLO file; anything else (an input, a link, a folder,
+another kind of file) is refused before the model is loaded (swyolo_file.check_output_path).
 """
 
 import argparse
@@ -35,7 +37,8 @@ except ImportError as error:
     sys.exit(f"golden.py: needs torch and ultralytics ({error}); "
              "install them with: pip install -r tools/requirements-golden.txt")
 
-from swyolo_file import FORMAT_VERSION, file_sha256, read_tensor_file, write_tensor_file  # noqa: E402
+from swyolo_file import (FORMAT_VERSION, TensorFileError, check_output_path, file_sha256,  # noqa: E402
+                         read_tensor_file, write_tensor_file)
 
 GENERATOR_VERSION = "1.0.0"
 
@@ -126,6 +129,11 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="golden file to write (.swyolo)")
     args = parser.parse_args(argv)
     height, width = args.size
+    inputs = {"weights": args.weights, **({"image": args.image} if args.image else {})}
+    try:
+        check_output_path(args.out, inputs)
+    except TensorFileError as error:
+        sys.exit(f"golden.py: {args.weights}: {error}")
 
     model = load_model(args.weights)
     if args.image:
@@ -147,7 +155,10 @@ def main(argv=None):
         "size": [height, width],
         "layers": [name for name, _ in dump if name.startswith("model.") and ".raw." not in name],
     }
-    write_tensor_file(args.out, metadata, tensors)
+    try:
+        write_tensor_file(args.out, metadata, tensors, inputs=inputs)
+    except TensorFileError as error:
+        sys.exit(f"golden.py: {args.weights}: {error}")
     for name, array in tensors:
         print(f"{name:<16} {str(list(array.shape)):<22} std {array.std():10.4f}  max|x| {np.abs(array).max():10.4f}")
     print(f"golden.py: wrote {args.out}: {len(tensors)} tensors")

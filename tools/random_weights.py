@@ -8,6 +8,8 @@ across versions, so the same manifest and seed always give the same bytes. A man
 tools/random_model.py --manifest) lists the model's yaml, names, strides and every state-dict tensor
 with its shape and init rule, and records the SHA-256 the output must have for given seeds; a
 mismatch exits with status 1 and writes nothing, so a changed RNG never silently changes a model.
+The output may be a new path or an earlier SwiftYOLO file; anything else (the manifest, a link, a
+folder, another kind of file) is refused before any weights are drawn (swyolo_file.check_output_path).
 `random_state_dict` is also what tools/random_model.py uses for its `.pt` checkpoints.
 """
 
@@ -22,7 +24,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from convert import weights_metadata  # noqa: E402
-from swyolo_file import encode_tensor_file, write_bytes_atomically  # noqa: E402
+from swyolo_file import TensorFileError, check_output_path, encode_tensor_file, write_bytes_atomically  # noqa: E402
 
 GENERATOR_VERSION = "1.0.0"
 CONV_GAIN = 1.4  # keeps activations' scale roughly constant through conv + BN + SiLU stacks
@@ -82,7 +84,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="RandomState seed (default: the one seed the manifest pins)")
     parser.add_argument("--out", required=True, help="weights file to write (.swyolo)")
     args = parser.parse_args(argv)
+    inputs = {"manifest": args.manifest}
     try:
+        check_output_path(args.out, inputs)
         with open(args.manifest, encoding="utf-8") as f:
             manifest = json.load(f)
         pinned = list(manifest.get("expected_sha256", {}))
@@ -91,7 +95,7 @@ def main(argv=None):
                 raise ValueError(f"the manifest pins {len(pinned)} seeds; choose one with --seed")
             args.seed = int(pinned[0])
         data = encode_random_weights(manifest, args.seed)
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, TensorFileError) as error:
         print(f"random_weights.py: {args.manifest}: {error}", file=sys.stderr)
         return 1
     digest = hashlib.sha256(data).hexdigest()
@@ -101,7 +105,11 @@ def main(argv=None):
               f"expects {expected}: the random stream or the file writer changed; nothing written",
               file=sys.stderr)
         return 1
-    write_bytes_atomically(args.out, data)
+    try:
+        write_bytes_atomically(args.out, data, inputs=inputs)
+    except TensorFileError as error:
+        print(f"random_weights.py: {args.manifest}: {error}", file=sys.stderr)
+        return 1
     check = "matches the manifest" if expected else "no expected sha256 for this seed in the manifest"
     print(f"random_weights.py: wrote {args.out}: {len(manifest['tensors'])} tensors, sha256 {digest} ({check})")
     return 0

@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import struct
 import tempfile
 
@@ -80,25 +81,119 @@ def encode_tensor_file(metadata, tensors):
     return bytes(out)
 
 
-def write_bytes_atomically(path, data):
-    """Write `data` to `path` through a temporary file in the same folder, so a failure leaves no partial file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".swyolo")
+def check_output_path(output, inputs):
+    """Refuse an output path whose replacement could destroy data; raises `TensorFileError` with the reason.
+
+    A tool's output may only be absent or an existing SwiftYOLO file (so re-running a tool replaces
+    its own earlier output). Refused: the same file as any input (`inputs` maps a role such as
+    "checkpoint" to its path; hard links and symbolic links count), a symbolic link (we never write
+    through or replace a link we did not make), a directory, a FIFO or device, and a regular file
+    that does not start with the SwiftYOLO magic. Nothing is opened but a regular file's first bytes,
+    without following links or blocking, so the tools call this before their slow work.
+    """
     try:
+        link_status = os.lstat(output)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise TensorFileError(f"cannot check the output {output}: {error.strerror or error}") from None
+    try:
+        output_status = os.stat(output)  # follows a link, so a link to an input is named as that input
+    except OSError:
+        output_status = None
+    if output_status is not None:
+        for role, path in inputs.items():
+            try:
+                input_status = os.stat(path)
+            except OSError:
+                continue  # an unreadable or missing input is reported when the tool reads it
+            if (input_status.st_dev, input_status.st_ino) == (output_status.st_dev, output_status.st_ino):
+                raise TensorFileError(f"the output {output} is the same file as the input {role} {path}; "
+                                      "choose another output path")
+    if stat.S_ISLNK(link_status.st_mode):
+        raise TensorFileError(f"the output {output} is a symbolic link; SwiftYOLO's tools never write through "
+                              "or replace a link: choose another output path or remove the link")
+    if stat.S_ISDIR(link_status.st_mode):
+        raise TensorFileError(f"the output {output} is a directory; name a file inside it")
+    if not stat.S_ISREG(link_status.st_mode):
+        raise TensorFileError(f"the output {output} is not a regular file (a FIFO, socket or device); "
+                              "choose another output path")
+    if _read_magic(output) != MAGIC:
+        raise TensorFileError(f"refusing to overwrite {output}: it is not a SwiftYOLO file; "
+                              "choose another output path or remove it first")
+
+
+def _read_magic(path):
+    """The first bytes of the regular file at `path` (as many as MAGIC has), read without following a
+    link or blocking on a FIFO swapped in since it was checked."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise TensorFileError(f"the output {path} is not a regular file; choose another output path")
+            return os.read(fd, len(MAGIC))
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise TensorFileError(f"cannot check the output {path}: {error.strerror or error}") from None
+
+
+def write_bytes_atomically(path, data, *, inputs):
+    """Write `data` to `path` so that neither a failure nor a crash leaves a partial file under `path`.
+
+    `path` is checked first (`check_output_path` with `inputs`, again, as it may have changed while
+    the tool worked). The bytes go to a temporary file (mode 0o644) in the same folder, are flushed
+    and fsynced, then renamed over `path`; the folder is fsynced after, where the system allows. Any
+    failure (disk full, file-size limit, Ctrl-C) removes the temporary; an OSError is raised again
+    as a `TensorFileError` "cannot write PATH: reason", the one-line error the tools print.
+    """
+    check_output_path(path, inputs)
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = None
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".swyolo")
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o644)
             f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        if temporary is not None:
+            _remove_if_present(temporary)
+        if isinstance(error, OSError):
+            raise TensorFileError(f"cannot write {path}: {error.strerror or error}") from None
         raise
+    _fsync_folder(folder)
 
 
-def write_tensor_file(path, metadata, tensors):
-    """Write a tensor file (see `encode_tensor_file`) and return its bytes' SHA-256."""
+def _remove_if_present(path):
+    """Remove a temporary we made, without letting a failure to remove it hide the error being raised."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _fsync_folder(folder):
+    """Make a rename durable by fsyncing its folder; best effort, as not every system can open a folder."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # the file itself is already durable; a folder that cannot be synced is not an error
+    finally:
+        os.close(fd)
+
+
+def write_tensor_file(path, metadata, tensors, *, inputs):
+    """Write a tensor file (see `encode_tensor_file`) through `write_bytes_atomically`; returns its SHA-256."""
     data = encode_tensor_file(metadata, tensors)
-    write_bytes_atomically(path, data)
+    write_bytes_atomically(path, data, inputs=inputs)
     return hashlib.sha256(data).hexdigest()
 
 

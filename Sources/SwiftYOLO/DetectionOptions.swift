@@ -20,6 +20,9 @@ public struct DetectionOptions: Sendable, Equatable {
     public var agnostic: Bool = false
     /// Keep only these class ids (`classes`); `nil` keeps all.
     public var classes: Set<Int>? = nil
+    /// Refuse an input whose memory plan (`DetectionModel.plannedActivationBytes`) needs more bytes
+    /// than this, before running the network on it; `nil` sets no limit.
+    public var memoryLimit: Int? = nil
 
     public init() {}
 

@@ -88,6 +88,14 @@ public final class Detector: Sendable {
         let stride = model.maximumStride
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride))
+        if let limit = options.memoryLimit {  // before anything of the input's size is allocated
+            let planned = preprocessor.geometry(width: image.width, height: image.height)
+            let bytes = model.plannedActivationBytes(height: planned.inputHeight, width: planned.inputWidth)
+            guard bytes <= limit else {
+                throw DetectorError.overMemoryLimit(inputWidth: planned.inputWidth, inputHeight: planned.inputHeight,
+                                                    plannedBytes: bytes, limitBytes: limit)
+            }
+        }
         let (input, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
             let (canvas, geometry) = preprocessor.canvas(for: image)
             let input = Tensor(shape: [1, 3, canvas.height, canvas.width])

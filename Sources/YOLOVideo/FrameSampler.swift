@@ -27,7 +27,8 @@ public struct SamplingCounts: Sendable, Equatable {
 ///   that arrived meanwhile are dropped and counted; if none has arrived yet, it waits for the
 ///   next. So a live source never queues up, and a file plays at its real speed.
 ///
-/// Frames passed over are read but never converted.
+/// Frames passed over are read but never converted. The frames handed on carry times at the
+/// sampler's rate (`index / frameRate`), so a rate given by the caller overrides the source's.
 public final class FrameSampler {
     public let source: any FrameSource
     public let every: Int
@@ -67,7 +68,7 @@ public final class FrameSampler {
             counts.read += 1
             if frame.index % every == 0 {
                 counts.processed += 1
-                return frame
+                return frame.retimed(frameRate: frameRate)
             }
             counts.skipped += 1
         }
@@ -80,7 +81,9 @@ public final class FrameSampler {
         let start = self.start ?? now
         self.start = start
         // The newest sampled frame that has arrived (a nanosecond's slack against rounding).
-        var target = Int(((now - start) / interval + 1e-9).rounded(.down))
+        // Clamped: a huge rate or a long wait must not overflow the conversion to Int.
+        let arrived = ((now - start) / interval + 1e-9).rounded(.down)
+        var target = arrived < Double(Int.max / 2) ? Int(arrived) : Int.max / 2
         if target < nextSampled {
             clock.sleep(until: start + Double(nextSampled) * interval)
             target = nextSampled
@@ -101,6 +104,6 @@ public final class FrameSampler {
         nextSampled = held.index / every + 1
         counts.processed += 1
         counts.dropped += dropped
-        return (held, dropped)
+        return (held.retimed(frameRate: frameRate), dropped)
     }
 }

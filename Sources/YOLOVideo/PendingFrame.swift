@@ -18,6 +18,11 @@ public struct PendingFrame: Sendable {
         self.makeImage = decode
     }
 
+    /// The same frame timed at `frameRate` frames per second: `index / frameRate`.
+    public func retimed(frameRate: Double) -> PendingFrame {
+        PendingFrame(index: index, time: Double(index) / frameRate, file: file, decode: makeImage)
+    }
+
     /// Converts (or decodes) the frame.
     public func decode() throws(VideoError) -> VideoFrame {
         VideoFrame(index: index, time: time, image: try makeImage(), file: file)

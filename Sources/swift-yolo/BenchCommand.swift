@@ -28,8 +28,7 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "Input side (a multiple of 32 is used, rounded up).")
-    var imgsz = 640
+    @OptionGroup var size: ImageSizeOptions
 
     @Flag(help: "With an IMAGE: letterbox onto the full square instead of the minimal rectangle.")
     var square = false
@@ -47,7 +46,6 @@ struct BenchCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard imgsz >= 32, imgsz <= 16384 else { throw ValidationError("--imgsz must lie in 32…16384, got \(imgsz)") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
         if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1") } }
@@ -91,19 +89,20 @@ struct BenchCommand: ParsableCommand {
             peakResidentMegabytes: peakResidentMegabytes(),
             peakTensorMegabytes: Double(BufferPool.shared.liveBytes.peak) / 1_048_576,
             plannedTensorMegabytes: Double(model.plannedActivationBytes(height: height, width: width)) / 1_048_576)
-        print(json ? report.json : report.text)
+        try StandardStreams.line(json ? report.json : report.text)
     }
 
     /// The benchmark input: the image letterboxed as `detect` prepares it, or a square of mid-grey.
     private func makeInput(_ model: DetectionModel) throws -> Tensor {
-        let side = PreprocessOptions.strideAligned(imgsz, stride: model.maximumStride)
+        try size.checkMemoryPlan(model)
+        let side = size.side(for: model)
         guard let image else {
             let input = Tensor(shape: [1, 3, side, side])
             input.buffer.update(repeating: 114 / 255)
             return input
         }
         let decoded: RGBImage
-        do { decoded = try ImageDecoder().decode(contentsOf: image) } catch { throw CommandFailure(error) }
+        do { decoded = try ImageDecoder().decode(contentsOf: image) } catch { throw CommandFailure.badModelOrData(error) }
         let preprocessor = Preprocessor(options: PreprocessOptions(imageSize: side, mode: square ? .square : .letterbox, stride: model.maximumStride))
         let (canvas, _) = preprocessor.canvas(for: decoded)
         let input = Tensor(shape: [1, 3, canvas.height, canvas.width])

@@ -1,8 +1,24 @@
-/// A failure to report in one line (`Error: …` on stderr) with exit status 1: a model that does not
-/// load, a labels file that does not fit, an output directory that cannot be made.
+/// A failure that ends a command with one line on stderr (`error: …`) and its exit status.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
+    let status: Int32
 
-    init(_ error: any Error) { description = "\(error)" }
-    init(message: String) { description = message }
+    /// The command line asks for something impossible (exit 64).
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.usage) }
+
+    /// The model, labels or golden file cannot be used (exit 65).
+    static func badModelOrData(_ error: any Error) -> CommandFailure {
+        CommandFailure(description: "\(error)", status: ExitStatus.badModelOrData)
+    }
+
+    /// An output (the `--save` directory) cannot be created or written (exit 74).
+    static func output(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.outputFailed) }
+
+    /// Anything else that stops the run (exit 1).
+    static func failed(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.someInputsFailed) }
+}
+
+/// SIGINT or SIGTERM arrived; the run stopped after the line it was writing (exit 128 + signal).
+struct Interrupted: Error {
+    let signal: Int32
 }

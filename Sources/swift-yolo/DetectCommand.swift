@@ -3,6 +3,7 @@ import Foundation
 import SwiftYOLO
 import SwiftYOLOVideo
 import YOLODetect
+import YOLOFileSystem
 import YOLOImage
 
 struct DetectCommand: ParsableCommand {
@@ -23,6 +24,9 @@ struct DetectCommand: ParsableCommand {
             with boxes in original-image pixels, or {"image": PATH, "error": MESSAGE}. With --rotations each \
             detection also says which pass found it ("rotation": 90). --format array prints one flat JSON \
             array per image instead: [class, score, xmin, xmax, ymin, ymax] per detection, concatenated.
+
+            --save never replaces a file: a name that exists (an input, an earlier picture) gets _2, _3, … \
+            and the name used is reported ("saved" in JSON).
 
             Examples:
               swift-yolo detect ../shared/images/bus.jpg
@@ -59,33 +63,39 @@ struct DetectCommand: ParsableCommand {
         let format = outputFormat, json = format != "table"
         let showsProgress = !json && images.count > 1 && isatty(STDERR_FILENO) != 0
         var failures = 0
-        var savedNames = Set<String>()
+        var done = 0
         for (number, image) in images.enumerated() {
-            if showsProgress { FileHandle.standardError.write(Data("\r[\(number + 1)/\(images.count)] \(image)\u{1B}[K".utf8)) }
+            if let signal = Interruption.signal {
+                if showsProgress { StandardStreams.clearProgress() }
+                StandardStreams.message("interrupted by signal \(signal) after \(done) of \(images.count) image(s)")
+                throw Interrupted(signal: signal)
+            }
+            if showsProgress { StandardStreams.progress("[\(number + 1)/\(images.count)] \(image)") }
+            let line: String
             do {
                 let (result, rotations) = try detect(image, with: detector)
-                if let save = options.save {
-                    let path = try saveAnnotated(image, result: result, detector: detector, directory: save, taken: &savedNames)
-                    if !json { print("saved \(path)") }
-                }
+                let saved = try options.save.map { try saveAnnotated(image, result: result, detector: detector, directory: $0) }
                 switch format {
-                case "json": print(DetectionReport.jsonLine(image: image, result: result, rotations: rotations))
-                case "array": print(DetectionReport.arrayLine(result.detections))
-                default: print(DetectionReport.table(image: image, result: result, rotations: rotations))
+                case "json": line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
+                case "array": line = DetectionReport.arrayLine(result.detections)
+                default: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
                 }
             } catch {
                 failures += 1
-                if json {
-                    print(DetectionReport.jsonErrorLine(image: image, error: error))
-                } else {
-                    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                if !json {
+                    StandardStreams.message("error: \(error)")
+                    done += 1
+                    continue
                 }
+                line = DetectionReport.jsonErrorLine(image: image, error: error)
             }
+            try StandardStreams.line(line)
+            done += 1
         }
-        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showsProgress { StandardStreams.clearProgress() }
         if failures > 0 {
-            if !json { FileHandle.standardError.write(Data("\(failures) of \(images.count) image(s) failed\n".utf8)) }
-            throw ExitCode(1)
+            if !json { StandardStreams.message("\(failures) of \(images.count) image(s) failed") }
+            throw ExitCode(ExitStatus.someInputsFailed)
         }
     }
 
@@ -100,37 +110,46 @@ struct DetectCommand: ParsableCommand {
         return (result, merged.detections.map(\.rotation))
     }
 
-    /// The image files named on the command line, directories expanded to their images in name order.
+    /// The image files named on the command line, directories expanded to their images in name
+    /// order. A FIFO, device or directory named like an image inside a directory is passed over with
+    /// a warning; one named on the command line fails as that image.
     private func collectImages() throws -> [String] {
         var images: [String] = []
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
-                images.append(input)  // a missing file is reported with the other failures
+            guard Directory.exists(input) else {
+                images.append(input)  // a missing or unreadable file is reported with the other failures
                 continue
             }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
-            let found = entries.filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-            if found.isEmpty { FileHandle.standardError.write(Data("warning: no .png/.jpg/.jpeg files in \(input)\n".utf8)) }
-            images += found.map { (input as NSString).appendingPathComponent($0) }
+            let entries: [Directory.Entry]
+            do {
+                entries = try Directory.entries(of: input).filter { ImageFormat.hasImageExtension($0.name) }
+            } catch {
+                throw CommandFailure.failed("\(error)")
+            }
+            for entry in entries where !entry.isRegularFile {
+                StandardStreams.message("warning: skipping '\(Directory.appending(entry.name, to: input))': \(entry.otherKind ?? "")")
+            }
+            let found = entries.filter(\.isRegularFile)
+            if found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(input)'") }
+            images += found.map { Directory.appending($0.name, to: input) }
         }
         return images
     }
 
-    /// Draws the detections on the image and writes `<dir>/<name>.png` (suffixed if two inputs share a name).
-    private func saveAnnotated(_ image: String, result: DetectionResult, detector: Detector, directory: String,
-                               taken: inout Set<String>) throws -> String {
+    /// Draws the detections on the image and writes `<dir>/<name>.png`, or `<name>_2.png`, … when
+    /// that name exists (an input, an earlier run's picture, another input of the same name): an
+    /// existing file is never replaced. Returns the path written, and says on stderr when it is not
+    /// the first choice.
+    private func saveAnnotated(_ image: String, result: DetectionResult, detector: Detector, directory: String) throws -> String {
         let decoded = try detector.decoder.decode(contentsOf: image)
         let boxes = result.detections.map {
             BoxAnnotation(x1: $0.box.x1, y1: $0.box.y1, x2: $0.box.x2, y2: $0.box.y2, classId: $0.classId, name: $0.label, confidence: $0.confidence)
         }
-        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
-        var name = stem + ".png"
-        var suffix = 2
-        while taken.contains(name) { name = "\(stem)_\(suffix).png"; suffix += 1 }
-        taken.insert(name)
-        let path = (directory as NSString).appendingPathComponent(name)
-        try Annotator.annotate(decoded, boxes: boxes).writePNG(to: path)
-        return path
+        let name = image.split(separator: "/").last.map(String.init) ?? image
+        let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
+        let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
+        let written = try Annotator.annotate(decoded, boxes: boxes).writePNG(to: wanted)
+        if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
+        return written
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SwiftYOLO
 import SwiftYOLOVideo
 import YOLODetect
+import YOLOFileSystem
 import YOLOImage
 
 /// The options of `detect` that every command running the detector shares (`detect`, `video`):
@@ -10,16 +11,17 @@ import YOLOImage
 struct DetectionArguments: ParsableArguments {
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: "Minimum confidence of a detection.")
+    @OptionGroup var size: ImageSizeOptions
+
+    // Numbers are parsed unconditionally, so that `--conf -1` is refused for its value, not taken
+    // for an option.
+    @Option(parsing: .unconditional, help: "Minimum confidence of a detection, in [0, 1].")
     var conf: Float = 0.25
 
-    @Option(help: "IoU threshold of non-maximum suppression: a box overlapping a stronger one by more is dropped.")
+    @Option(parsing: .unconditional, help: "IoU threshold of non-maximum suppression, in [0, 1]: a box overlapping a stronger one by more is dropped.")
     var iou: Double = 0.7
 
-    @Option(help: "Input size: the long side of the image is scaled to this (rounded up to a multiple of 32).")
-    var imgsz: Int = 640
-
-    @Option(name: .customLong("max-det"), help: "At most this many detections per image.")
+    @Option(name: .customLong("max-det"), parsing: .unconditional, help: "At most this many detections per image.")
     var maxDet: Int = 300
 
     @Flag(help: "Class-agnostic NMS: one box per place, whatever its class (several objects of one class at different places all stay).")
@@ -45,7 +47,7 @@ struct DetectionArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Write each image with its boxes drawn, as PNG, into this directory.", valueName: "dir"))
     var save: String?
 
-    @Option(name: .customLong("max-pixels"), help: "Refuse images whose header claims more pixels than this.")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images whose header claims more pixels than this.")
     var maxPixels: Int = ImageDecoder.defaultMaxPixels
 
     @Option(help: ArgumentHelp(
@@ -56,7 +58,6 @@ struct DetectionArguments: ParsableArguments {
     func validate() throws {
         guard conf >= 0, conf <= 1 else { throw ValidationError("--conf must lie in [0, 1], got \(conf)") }
         guard iou >= 0, iou <= 1 else { throw ValidationError("--iou must lie in [0, 1], got \(iou)") }
-        guard imgsz >= 32, imgsz <= 8192 else { throw ValidationError("--imgsz must lie in 32…8192, got \(imgsz)") }
         guard maxDet >= 1 else { throw ValidationError("--max-det must be at least 1, got \(maxDet)") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
         guard ["letterbox", "stretch", "crop"].contains(resize) else {
@@ -72,40 +73,48 @@ struct DetectionArguments: ParsableArguments {
     var rotationPasses: [Rotation]? { rotations.flatMap(Rotation.parseList) }
 
     /// The detector the options describe, class names resolved against the model's (or `--labels`).
+    /// A model or labels file that cannot be used is exit 65; a class the model lacks, or an input
+    /// size whose memory plan is over `--max-memory`, is a usage error (64).
     func makeDetector() throws -> Detector {
         var options = DetectionOptions()
-        options.imageSize = imgsz
+        options.imageSize = size.imgsz
         options.resize = square ? .square : ResizeMode(rawValue: resize) ?? .letterbox
         options.confidenceThreshold = conf
         options.iouThreshold = iou
         options.maxDetections = maxDet
         options.agnostic = agnostic
+        options.memoryLimit = size.maxMemory.bytes
+        let plain: Detector, labelMap: LabelMap?
         do {
-            // The class filter may use names, so it is resolved against the model's labels.
-            let plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
-            let labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }
-            if let classes {
-                // Names are the model's own; with --labels, its display names work too.
-                do {
-                    options.classes = Set(try plain.labels.classIds(parsing: classes))
-                } catch {
-                    guard let labelMap else { throw error }
-                    options.classes = Set(try labelMap.classIds(parsing: classes))
-                }
+            plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
+            labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }
+        } catch {
+            throw CommandFailure.badModelOrData(error)
+        }
+        try size.checkMemoryPlan(plain.model)
+        if let classes {
+            // Names are the model's own; with --labels, its display names work too.
+            do {
+                options.classes = Set(try plain.labels.classIds(parsing: classes))
+            } catch {
+                guard let labelMap, let ids = try? labelMap.classIds(parsing: classes) else { throw CommandFailure.usage("--classes: \(error)") }
+                options.classes = Set(ids)
             }
+        }
+        do {
             return try Detector(model: plain.model, labels: labelMap, options: options, decoder: plain.decoder)
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure.usage("\(error)")
         }
     }
 
-    /// Creates the `--save` directory.
+    /// Creates the `--save` directory (exit 74 if it cannot be made).
     func createSaveDirectory() throws {
         guard let save else { return }
         do {
-            try FileManager.default.createDirectory(atPath: save, withIntermediateDirectories: true)
+            try Directory.create(save)
         } catch {
-            throw CommandFailure(message: "cannot create --save directory '\(save)': \(error.localizedDescription)")
+            throw CommandFailure.output("cannot create the --save directory: \(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import YOLOFileSystem
 import SwiftYOLO
 import SwiftYOLOVideo
 
@@ -6,16 +7,17 @@ import SwiftYOLOVideo
 /// DESIGN.md for scripts.
 enum DetectionReport {
     /// - Parameter rotations: the rotation pass of each detection, shown in a `rot` column.
-    static func table(image: String, result: DetectionResult, rotations: [Rotation]? = nil) -> String {
+    /// - Parameter saved: the picture written by `--save`, reported on a line of its own.
+    static func table(image: String, result: DetectionResult, rotations: [Rotation]? = nil, saved: String? = nil) -> String {
         let t = result.timings
-        var lines = ["\(image)  \(result.imageWidth)×\(result.imageHeight), input \(result.inputWidth)×\(result.inputHeight): "
+        var lines = (saved.map { ["saved \(DisplayText.terminal($0))"] } ?? []) + ["\(DisplayText.terminal(image))  \(result.imageWidth)×\(result.imageHeight), input \(result.inputWidth)×\(result.inputHeight): "
             + "\(result.detections.count) detection\(result.detections.count == 1 ? "" : "s") in \(format(t.total)) ms "
             + "(decode \(format(t.decode)), preprocess \(format(t.preprocess)), inference \(format(t.inference)), postprocess \(format(t.postprocess)))"]
-        guard !result.detections.isEmpty else { return lines[0] }
+        guard !result.detections.isEmpty else { return lines.joined(separator: "\n") }
         var table = TextTable([("class", .right), ("label", .left), ("conf", .right), ("x1", .right), ("y1", .right), ("x2", .right), ("y2", .right)]
                               + (rotations == nil ? [] : [("rot", .right)]))
         for (i, d) in result.detections.enumerated() {
-            table.append([String(d.classId), d.label, String(format: "%.3f", d.confidence)]
+            table.append([String(d.classId), DisplayText.terminal(d.label), String(format: "%.3f", d.confidence)]
                          + [d.box.x1, d.box.y1, d.box.x2, d.box.y2].map { String(format: "%.1f", $0) }
                          + (rotations.map { [String($0[i].degrees)] } ?? []))
         }
@@ -23,15 +25,17 @@ enum DetectionReport {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"image": PATH, "width": W, "height": H, "detections": [...], "timing_ms": {...}}`, keys in that order.
+    /// `{"image": PATH, "width": W, "height": H, "detections": [...], "timing_ms": {...}}`, keys in that
+    /// order, then `"saved": PATH` with `--save`.
     /// - Parameter rotations: the rotation pass of each detection, added to it as `"rotation"`.
-    static func jsonLine(image: String, result: DetectionResult, rotations: [Rotation]? = nil) -> String {
+    static func jsonLine(image: String, result: DetectionResult, rotations: [Rotation]? = nil, saved: String? = nil) -> String {
         let detections = result.detections.enumerated().map { i, d in detectionObject(d, rotation: rotations?[i]) }
         let t = result.timings
         let timings = [("decode", t.decode), ("preprocess", t.preprocess), ("inference", t.inference), ("postprocess", t.postprocess), ("total", t.total)]
             .map { "\"\($0)\": \(format($1))" }.joined(separator: ", ")
         return "{\"image\": \(string(image)), \"width\": \(result.imageWidth), \"height\": \(result.imageHeight), "
-            + "\"detections\": [\(detections.joined(separator: ", "))], \"timing_ms\": {\(timings)}}"
+            + "\"detections\": [\(detections.joined(separator: ", "))], \"timing_ms\": {\(timings)}"
+            + (saved.map { ", \"saved\": \(string($0))" } ?? "") + "}"
     }
 
     /// `{"class": ID, "label": NAME, "confidence": C, "box": [X1, Y1, X2, Y2]}`, then `"track"` and
@@ -52,12 +56,8 @@ enum DetectionReport {
         "{\"image\": \(string(image)), \"error\": \(string("\(error)"))}"
     }
 
-    /// A JSON string literal.
-    static func string(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""
-    }
+    /// A JSON string literal; names that are not UTF-8 keep their bytes (`DisplayText.jsonString`).
+    static func string(_ text: String) -> String { DisplayText.jsonString(text) }
 
     /// The shortest decimal that reads back as the same Float.
     static func number(_ value: Float) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import YOLOFileSystem
 import YOLOModel
 
 struct InspectCommand: ParsableCommand {
@@ -18,42 +19,38 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Weights file to describe (default: as for --model in other commands).", valueName: "model"))
     var path: String?
 
-    @Option(help: "Input side for the output shapes (a multiple of 32).")
-    var imgsz = 640
-
-    func validate() throws {
-        guard imgsz > 0, imgsz % 32 == 0 else { throw ValidationError("--imgsz must be a positive multiple of 32, got \(imgsz)") }
-    }
+    @OptionGroup var size: ImageSizeOptions
 
     func run() throws {
         let path = ModelOptions.resolve(self.path)
         let model = try loadModel(path)
         let metadata = model.metadata
         let description = model.description
-        print(path)
+        try StandardStreams.line(DisplayText.terminal(path))
         let converter = [metadata["converter"]?["name"]?.stringValue, metadata["converter"]?["version"]?.stringValue].compactMap { $0 }.joined(separator: " ")
         if let source = metadata["source"] {
             var line = "  converted by \(converter.isEmpty ? "unknown" : converter) from \(source["file"]?.stringValue ?? "?")"
             if let version = source["ultralytics_version"]?.stringValue { line += " (Ultralytics \(version))" }
-            print(line)
-            if let sha = source["sha256"]?.stringValue { print("  source sha256 \(sha)") }
+            try StandardStreams.line(line)
+            if let sha = source["sha256"]?.stringValue { try StandardStreams.line("  source sha256 \(sha)") }
         }
-        print("  task detect, scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
+        try StandardStreams.line("  task detect, scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
         let names = description.classNames
-        print("  classes: " + names.prefix(8).enumerated().map { "\($0) \($1)" }.joined(separator: ", ") + (names.count > 8 ? ", … \(names.count - 1) \(names[names.count - 1])" : ""))
-        print()
+        try StandardStreams.line("  classes: " + names.prefix(8).enumerated().map { "\($0) \($1)" }.joined(separator: ", ") + (names.count > 8 ? ", … \(names.count - 1) \(names[names.count - 1])" : ""))
+        try StandardStreams.line("")
 
-        let shapes = model.outputShapes(height: imgsz, width: imgsz)
+        let side = size.side(for: model)
+        let shapes = model.outputShapes(height: side, width: side)
         var table = TextTable([("", .right), ("from", .right), ("n", .right), ("params", .right), ("module", .left),
-                               ("arguments", .left), ("output (\(imgsz)×\(imgsz))", .left)])
+                               ("arguments", .left), ("output (\(side)×\(side))", .left)])
         for layer in model.layers {
             table.append([String(layer.index), layer.fromDescription, String(layer.repeats), layer.storedParameterCount.grouped,
                           layer.module, layer.argumentsDescription,
                           "[" + shapes[layer.index].map(String.init).joined(separator: ", ") + "]"])
         }
-        print(table.render())
-        print()
-        print("\(model.layers.count) layers, \(model.storedParameterCount.grouped) parameters as stored, \(model.foldedParameterCount.grouped) with BatchNorm folded")
+        try StandardStreams.line(table.render())
+        try StandardStreams.line("")
+        try StandardStreams.line("\(model.layers.count) layers, \(model.storedParameterCount.grouped) parameters as stored, \(model.foldedParameterCount.grouped) with BatchNorm folded")
     }
 }
 
@@ -62,6 +59,6 @@ func loadModel(_ path: String) throws -> DetectionModel {
     do {
         return try DetectionModel(path: path)
     } catch {
-        throw CommandFailure(error)
+        throw CommandFailure.badModelOrData(error)
     }
 }

@@ -1,4 +1,10 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import YOLOFileSystem
 
 @main
 struct SwiftYOLOCommand: ParsableCommand {
@@ -11,6 +17,68 @@ struct SwiftYOLOCommand: ParsableCommand {
               (or `make weights` for the reference checkpoint)
 
             The default model is $SWIFT_YOLO_MODEL, else Weights/yolo11n.swyolo.
+
+            A file whose name starts with '-' goes after '--' (swift-yolo detect -- -photo.jpg) or is \
+            written ./-photo.jpg.
+
+            \(ExitStatus.help)
             """,
         subcommands: [DetectCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
+
+    /// Parses the command line byte for byte (`PathEncoding`), runs the command, and turns every
+    /// outcome into one exit status (`ExitStatus`) and at most one line on stderr.
+    static func main() {
+        Interruption.install()
+        // A file-size limit then fails the write (EFBIG), which is reported, instead of killing the
+        // process with no message and a temporary left behind.
+        signal(SIGXFSZ, SIG_IGN)
+        let arguments = (1..<Int(CommandLine.argc)).map { index -> String in
+            guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+            return PathEncoding.string(fromFileSystem: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+        Glibc.exit(run(arguments))
+    }
+
+    /// Runs the command line `arguments` and returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            if let problem = dashedName(in: arguments) { throw CommandFailure.usage(problem) }
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return ExitStatus.success
+        } catch let failure as CommandFailure {
+            StandardStreams.message("error: \(failure.description)")
+            return failure.status
+        } catch let failure as StandardStreams.OutputFailure {
+            if failure.code == EPIPE { return ExitStatus.brokenPipe }  // the reader is gone: nothing to say
+            StandardStreams.message("error: \(failure.description)")
+            return ExitStatus.outputFailed
+        } catch let interrupted as Interrupted {
+            return ExitStatus.interrupted(by: interrupted.signal)
+        } catch {
+            // ArgumentParser's own outcomes: help, a usage error, ExitCode(n).
+            let status = exitCode(for: error).rawValue
+            let text = fullMessage(for: error)
+            if status == ExitStatus.success {
+                do { try StandardStreams.line(text) } catch {
+                    return error.code == EPIPE ? ExitStatus.brokenPipe : ExitStatus.outputFailed
+                }
+            } else if !text.isEmpty {
+                StandardStreams.message(text)
+            }
+            return status
+        }
+    }
+
+    /// A message for an argument like `-photo.jpg`, which the parser would take for a cluster of
+    /// short options (`-h` among them would print help and exit 0); `nil` if there is none.
+    /// Arguments after `--`, `-` alone and negative numbers are fine.
+    static func dashedName(in arguments: [String]) -> String? {
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.count > 2 && argument.hasPrefix("-") && !argument.hasPrefix("--") {
+            if Double(argument) != nil { continue }
+            return "unknown option '\(argument)'; a file whose name starts with '-' goes after '--' "
+                + "(swift-yolo detect -- \(argument)) or is written ./\(argument)"
+        }
+        return nil
+    }
 }

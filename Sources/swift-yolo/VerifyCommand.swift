@@ -1,4 +1,5 @@
 import ArgumentParser
+import YOLOFileSystem
 import Foundation
 import YOLOModel
 
@@ -32,17 +33,17 @@ struct VerifyCommand: ParsableCommand {
             goldenFile = try TensorFile(path: golden)
             verification = try GoldenVerification(model: model, golden: goldenFile)
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure.badModelOrData(error)
         }
         let metadata = goldenFile.metadata
         let generator = metadata["generator"]
         let versions = ["torch", "ultralytics"].compactMap { key in generator?[key]?.stringValue.map { "\(key) \($0)" } }
         let input = metadata["input"]?["image"]?.stringValue ?? metadata["input"]?["seed"]?.intValue.map { "random input, seed \($0)" } ?? "?"
         let size = metadata["size"]?.arrayValue?.compactMap(\.intValue).map(String.init).joined(separator: "×") ?? "?"
-        print("golden  \(golden)  (\(generator?["name"]?.stringValue ?? "?") \(generator?["version"]?.stringValue ?? ""); \(versions.joined(separator: ", ")))")
-        print("input   \(input), \(size)")
-        print("model   \(modelOptions.resolvedPath)")
-        print()
+        try StandardStreams.line("golden  \(DisplayText.terminal(golden))  (\(generator?["name"]?.stringValue ?? "?") \(generator?["version"]?.stringValue ?? ""); \(versions.joined(separator: ", ")))")
+        try StandardStreams.line("input   \(input), \(size)")
+        try StandardStreams.line("model   \(DisplayText.terminal(modelOptions.resolvedPath))")
+        try StandardStreams.line("")
         var table = TextTable([("layer", .left), ("shape", .left), ("max-abs", .right), ("relative", .right),
                                ("first bad", .right), ("bound", .left), ("", .left)])
         for row in verification.rows {
@@ -50,12 +51,12 @@ struct VerifyCommand: ParsableCommand {
                           String(format: "%.3g", row.difference.maxAbsolute), String(format: "%.3g", row.difference.relativeToScale),
                           row.difference.firstBadIndex.map(String.init) ?? "-", row.bound, row.passed ? "ok" : "FAIL"])
         }
-        print(table.render())
-        print()
+        try StandardStreams.line(table.render())
+        try StandardStreams.line("")
         if verification.passed {
-            print("PASS: every layer within its bound")
+            try StandardStreams.line("PASS: every layer within its bound")
         } else {
-            print("FAIL: \(verification.rows.filter { !$0.passed }.map(\.name).joined(separator: ", ")) past the bound")
+            try StandardStreams.line("FAIL: \(verification.rows.filter { !$0.passed }.map(\.name).joined(separator: ", ")) past the bound")
             throw ExitCode(1)
         }
     }

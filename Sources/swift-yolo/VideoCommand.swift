@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SwiftYOLO
 import SwiftYOLOVideo
+import YOLOFileSystem
 import YOLOImage
 
 struct VideoCommand: ParsableCommand {
@@ -45,7 +46,9 @@ struct VideoCommand: ParsableCommand {
     @Flag(help: "Play the source at its frame rate and drop frames that arrive while the previous one is still being processed (counted in \"dropped\").")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Frames per second, overriding the stream's (a directory has none: default 30).", valueName: "rate"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Frames per second for pacing and times, overriding the stream's own (a directory has none: default 30); above 0, at most 1000.",
+        valueName: "rate"))
     var fps: Double?
 
     @Flag(help: "Track objects across frames: each detection gets a \"track\" id, boxes are smoothed, and an object is reported once seen in --min-hits of the last --window frames.")
@@ -77,11 +80,18 @@ struct VideoCommand: ParsableCommand {
 
     func validate() throws {
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
-        if let fps { guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be positive, got \(fps)") } }
+        if let fps {
+            guard fps.isFinite, fps > 0, fps <= Self.maximumFrameRate else {
+                throw ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps)")
+            }
+        }
         if let problem = trackerOptions.problem { throw ValidationError("--smooth: \(problem)") }
         if let settle, let problem = SettleOptions(frames: settle, iou: settleIou).problem { throw ValidationError("--settle: \(problem)") }
         guard ["json", "array"].contains(format) else { throw ValidationError("--format must be json or array for video, got '\(format)'") }
     }
+
+    /// The highest `--fps` accepted: a thousand frames a second is past any camera's.
+    static let maximumFrameRate = 1000.0
 
     private var trackerOptions: TrackerOptions {
         TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast)
@@ -89,8 +99,26 @@ struct VideoCommand: ParsableCommand {
 
     func run() throws {
         let detector = try options.makeDetector()
-        let frames = try openSource(decoder: detector.decoder)
         try options.createSaveDirectory()
+        let clock = ContinuousClock(), start = clock.now
+        /// The closing line, after whatever ended the stream.
+        func end(_ counts: SamplingCounts, failed: Int) throws {
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            try emit(VideoReport.endLine(source: sourceName, counts: counts, failed: failed, wallSeconds: seconds))
+        }
+        let frames: any FrameSource
+        do {
+            frames = try openSource(decoder: detector.decoder)
+        } catch {
+            // A source that cannot be opened is reported in the stream's own terms, as a stream error.
+            try emit(VideoReport.streamErrorLine(source: sourceName, message: "\(error)"))
+            try end(SamplingCounts(), failed: 0)
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
+        if let directory = frames as? ImageDirectorySource {
+            for (path, kind) in directory.skipped { StandardStreams.message("warning: skipping '\(path)': \(kind)") }
+        }
         let pipelineOptions = VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps, tracking: smooth ? trackerOptions : nil,
                                                    settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
         let rotations = options.rotationPasses
@@ -99,46 +127,48 @@ struct VideoCommand: ParsableCommand {
         let array = format == "array", showsRotation = rotations != nil
         var failed = 0
         var streamFailed = false
-        let clock = ContinuousClock(), start = clock.now
+        var interruption: Int32?
         do {
             try pipeline.run { event in
                 switch event {
                 case .frame(let report):
-                    emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime))
                     if let save = options.save { try saveFrame(report, directory: save) }
+                    try emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime))
                 case .settled(let frame, let time, let detections):
-                    emit(VideoReport.settledLine(frame: frame, time: time, detections: detections, array: array, showsRotation: showsRotation))
+                    try emit(VideoReport.settledLine(frame: frame, time: time, detections: detections, array: array, showsRotation: showsRotation))
                 case .frameFailed(let frame, let time, let file, let message):
                     failed += 1
-                    emit(VideoReport.frameErrorLine(frame: frame, time: time, file: file, message: message))
+                    try emit(VideoReport.frameErrorLine(frame: frame, time: time, file: file, message: message))
                 }
+                if let signal = Interruption.signal { throw Interrupted(signal: signal) }
             }
+        } catch let error as Interrupted {
+            interruption = error.signal
+        } catch VideoError.interrupted(_, let signal) {
+            interruption = signal
         } catch let error as VideoError {
             streamFailed = true
-            emit(VideoReport.streamErrorLine(source: frames.name, message: "\(error)"))
+            try emit(VideoReport.streamErrorLine(source: frames.name, message: "\(error)"))
         }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        emit(VideoReport.endLine(source: frames.name, counts: pipeline.counts, failed: failed, wallSeconds: seconds))
-        if failed > 0 || streamFailed { throw ExitCode(1) }
+        try end(pipeline.counts, failed: failed)
+        if let interruption { throw Interrupted(signal: interruption) }
+        if failed > 0 || streamFailed { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 
-    /// Writes one line straight to standard output, so a reader of a pipe sees each frame as it is done.
-    private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// The source as the JSON lines name it: `stdin` for `-`, else the path.
+    private var sourceName: String { source == "-" ? "stdin" : source }
+
+    /// Writes one line to standard output at once, so a reader of a pipe sees each frame as it is done.
+    private func emit(_ line: String) throws {
+        try StandardStreams.line(line)
     }
 
     /// A directory of frames, or a YUV4MPEG2 stream (a file, or `-` for standard input).
     private func openSource(decoder: ImageDecoder) throws -> any FrameSource {
-        var isDirectory: ObjCBool = false
-        do {
-            if source != "-", FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue {
-                return try ImageDirectorySource(directory: source, frameRate: fps ?? VideoPipelineOptions.defaultFrameRate, decoder: decoder)
-            }
-            return try Y4MReader(path: source, maxPixels: decoder.maxPixels)
-        } catch {
-            throw CommandFailure(error)
+        if source != "-", Directory.exists(source) {
+            return try ImageDirectorySource(directory: source, frameRate: fps ?? VideoPipelineOptions.defaultFrameRate, decoder: decoder)
         }
+        return try Y4MReader(path: source, maxPixels: decoder.maxPixels)
     }
 
     /// Writes the frame with its boxes (and track ids) drawn to `<dir>/frame_NNNNNN.png`.
@@ -151,11 +181,13 @@ struct VideoCommand: ParsableCommand {
             }
             return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId, name: d.label, confidence: d.confidence)
         }
-        let path = (directory as NSString).appendingPathComponent(String(format: "frame_%06d.png", report.frame))
+        let wanted = Directory.appending(String(format: "frame_%06d.png", report.frame), to: directory)
+        let written: String
         do {
-            try Annotator.annotate(report.image, boxes: boxes).writePNG(to: path)
+            written = try Annotator.annotate(report.image, boxes: boxes).writePNG(to: wanted)
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure.output("\(error)")
         }
+        if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
     }
 }

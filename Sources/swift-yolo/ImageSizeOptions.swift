@@ -1,0 +1,38 @@
+import ArgumentParser
+import SwiftYOLO
+import YOLOModel
+
+/// `--imgsz` and `--max-memory`, with the one rule every command applies: a side in
+/// 32…`Detector.maximumInputSide`, rounded up to the model's stride, whose memory plan fits the limit.
+struct ImageSizeOptions: ParsableArguments {
+    @Option(help: "Input size: the long side of the image is scaled to this, rounded up to a multiple of the model's stride (32…16384).")
+    var imgsz: Int = 640
+
+    @Option(name: .customLong("max-memory"), help: ArgumentHelp(
+        "Refuse an input size whose activations would need more than this (e.g. 800M, 12G). Default: half of the machine's memory.",
+        valueName: "size"))
+    var maxMemory: MemorySize = MemorySize.defaultLimit
+
+    func validate() throws {
+        guard imgsz >= 32, imgsz <= Detector.maximumInputSide else {
+            throw ValidationError("--imgsz must lie in 32…\(Detector.maximumInputSide), got \(imgsz)")
+        }
+    }
+
+    /// The input side for `model`: `imgsz` rounded up to its largest stride.
+    func side(for model: DetectionModel) -> Int {
+        (imgsz + model.maximumStride - 1) / model.maximumStride * model.maximumStride
+    }
+
+    /// Refuses (exit 64) an `--imgsz` whose largest input, `side × side`, the memory plan says would
+    /// need more than `--max-memory`: checked before the first pass, instead of the out-of-memory
+    /// killer ending the process part-way.
+    func checkMemoryPlan(_ model: DetectionModel) throws {
+        let side = side(for: model)
+        let planned = MemorySize(bytes: model.plannedActivationBytes(height: side, width: side))
+        guard planned.bytes <= maxMemory.bytes else {
+            throw CommandFailure.usage("--imgsz \(imgsz) (a \(side)×\(side) input) needs about \(planned) for activations, "
+                                       + "over the --max-memory limit of \(maxMemory); use a smaller --imgsz or raise --max-memory")
+        }
+    }
+}
