@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo", "TestSupport"]),
+        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo", "YOLOFileSystem", "TestSupport"]),
         .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),
         .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "swift-yolo", "TestSupport"]),

@@ -142,8 +142,9 @@ import TestSupport
         #expect(objects.last?["event"] as? String == "end" && objects.last?["processed"] as? Int == 1)
 
         let notAStream = try Self.swiftYOLO(["video", Scenes.busPath])
-        #expect(notAStream.status == 1 && notAStream.stdout.isEmpty)
-        #expect(notAStream.stderr.contains("'\(Scenes.busPath)' is not a YUV4MPEG2 stream"), "\(notAStream.stderr)")
+        #expect(notAStream.status == 1 && notAStream.stderr.isEmpty)
+        #expect((notAStream.objects.first?["error"] as? String)?.contains("'\(Scenes.busPath)' is not a YUV4MPEG2 stream") == true, "\(notAStream.stdout)")
+        #expect(notAStream.objects.last?["event"] as? String == "end")
         let badOption = try Self.swiftYOLO(["video", "--every", "0", path])
         #expect(badOption.status != 0 && badOption.stderr.contains("--every must be at least 1"))
         let badRotation = try Self.swiftYOLO(["detect", "--rotations", "0,45", Scenes.busPath])

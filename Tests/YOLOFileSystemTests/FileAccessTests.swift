@@ -103,7 +103,7 @@ import TestSupport
         try Directory.create(base + "/a/b/c/")
         #expect(Directory.exists(base + "/a/b/c"))
         _ = try ScratchDirectory.write([1], to: "filesystem-mkdir/file")
-        #expect(throws: FileSystemError.unwritable(path: base + "/file/sub", reason: "Not a directory")) { try Directory.create(base + "/file/sub") }
+        #expect(throws: FileSystemError.unwritable(path: base + "/file", reason: "it exists and is not a directory")) { try Directory.create(base + "/file/sub") }
         #expect(throws: FileSystemError.unwritable(path: base + "/file", reason: "it exists and is not a directory")) { try Directory.create(base + "/file") }
     }
 }

@@ -59,19 +59,20 @@ final class AnnotatorTests: XCTestCase {
         XCTAssertEqual(Annotator.defaultLineWidth(width: 3840, height: 2160), 9)
     }
 
-    func testWritePNGRoundTripsAndIsAtomic() throws {
+    func testWritePNGRoundTripsAndNeverReplacesAFile() throws {
         let dir = try TemporaryDirectory()
         var pixels = [UInt8]()
         for i in 0..<(17 * 9) { pixels += [UInt8(i % 256), UInt8((i * 7) % 256), UInt8((i * 13) % 256)] }
         let image = RGBImage(width: 17, height: 9, pixels: pixels)
         let path = dir.path + "/out.png"
-        try image.writePNG(to: path)
+        XCTAssertEqual(try image.writePNG(to: path), path)
         XCTAssertEqual(try ImageDecoder().decode(contentsOf: path), image)
-        // Overwrite in place; no temporary file is left behind.
+        // The name is taken: the next free one is used, the first file is kept, no temporary is left.
         let other = RGBImage(width: 3, height: 2, fill: (1, 2, 3))
-        try other.writePNG(to: path)
-        XCTAssertEqual(try ImageDecoder().decode(contentsOf: path), other)
-        XCTAssertEqual(dir.contents, ["out.png"])
+        XCTAssertEqual(try other.writePNG(to: path), dir.path + "/out_2.png")
+        XCTAssertEqual(try ImageDecoder().decode(contentsOf: path), image)
+        XCTAssertEqual(try ImageDecoder().decode(contentsOf: dir.path + "/out_2.png"), other)
+        XCTAssertEqual(dir.contents, ["out.png", "out_2.png"])
     }
 
     func testWritePNGFailureNamesTheFile() throws {

@@ -116,7 +116,7 @@ import TestSupport
     }
 
     @Test func devicesAndPipesAreRefused() throws {
-        #expect(throws: ImageError.unreadable(file: "/dev/zero", reason: "it is not a regular file")) {
+        #expect(throws: ImageError.unreadable(file: "/dev/zero", reason: "it is a character device, not a regular file")) {
             try ImageDecoder().decode(contentsOf: "/dev/zero")
         }
     }

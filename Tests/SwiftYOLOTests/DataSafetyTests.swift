@@ -1,0 +1,332 @@
+import Foundation
+import Testing
+import TestSupport
+import YOLOFileSystem
+
+/// `swift-yolo` never loses the user's data: no output replaces an input, every write is checked,
+/// an interrupt leaves whole lines and no temporary, inputs that are not regular files are refused
+/// without blocking, options are checked at the boundary and names keep their bytes. Each case was
+/// seen failing on the code before these guarantees (issue "Never lose the user's data").
+@Suite struct DataSafetyTests {
+    /// How the wrapper sets up the process before it execs `swift-yolo`.
+    struct Setup: Encodable {
+        /// `pipe` (read by the test), `full` (/dev/full), `closed`, or a file path (truncated first).
+        var stdout = "pipe"
+        /// RLIMIT_FSIZE in bytes, or -1 for none.
+        var fileSizeLimit = -1
+        /// SIGXFSZ's disposition: the limit kills the process (`default`) or fails the write (`ignore`).
+        var fileSizeSignal = "default"
+        var ignoresSIGPIPE = false
+    }
+
+    /// Runs the built `swift-yolo` with `arguments` given as raw bytes (so names that are not UTF-8
+    /// survive), under `setup`, from the repository root; killed after `timeout` seconds (a hang is
+    /// then status 128 + SIGKILL rather than a test that never ends).
+    static func run(_ arguments: [[UInt8]], setup: Setup = Setup(), timeout: Double = 60) throws -> CommandLineTests.Run {
+        let process = try start(arguments, setup: setup)
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        defer { killer.cancel() }
+        return finish(process)
+    }
+
+    static func run(_ arguments: [String], setup: Setup = Setup(), timeout: Double = 60) throws -> CommandLineTests.Run {
+        try run(arguments.map { PathEncoding.bytes(of: $0) }, setup: setup, timeout: timeout)
+    }
+
+    static let wrapper = """
+        import json, os, resource, signal, sys
+        setup = json.loads(sys.argv[1])
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN if setup["fileSizeSignal"] == "ignore" else signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN if setup["ignoresSIGPIPE"] else signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXFSZ, signal.SIGPIPE, signal.SIGINT, signal.SIGTERM])
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if setup["fileSizeLimit"] >= 0:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (setup["fileSizeLimit"], setup["fileSizeLimit"]))
+        out = setup["stdout"]
+        if out == "full":
+            os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
+        elif out == "closed":
+            os.close(1)
+        elif out != "pipe":
+            os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+        arguments = [bytes.fromhex(a) for a in sys.argv[2:]]
+        os.execv(arguments[0], arguments)
+        """
+
+    static func start(_ arguments: [[UInt8]], setup: Setup) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let executable = Array(CommandLineTests.swiftYOLOExecutable.path.utf8)
+        let hex = ([executable] + arguments).map { $0.map { String(format: "%02x", $0) }.joined() }
+        process.arguments = ["python3", "-c", wrapper, String(decoding: try JSONEncoder().encode(setup), as: UTF8.self)] + hex
+        process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
+
+    /// Waits for `process`; `readsStdout: false` when the test closed its end of the pipe.
+    static func finish(_ process: Process, readsStdout: Bool = true) -> CommandLineTests.Run {
+        let stdout = readsStdout ? (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data() : Data()
+        let stderr = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return CommandLineTests.Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func directory(_ name: String) throws -> String {
+        let path = try ScratchDirectory.fresh("safety-" + name)
+        try Directory.create(path)
+        return path
+    }
+
+    static func copy(_ source: String, to destination: String) throws {
+        try FileManager.default.copyItem(atPath: Fixtures.path(source), toPath: destination)
+    }
+
+    static let bus = "../shared/images/bus.jpg", zidane = "../shared/images/zidane.jpg"
+
+    // MARK: - No output replaces an input
+
+    /// `--save DIR IMG` with IMG a `.png` inside DIR replaced the photo by its annotated copy.
+    @Test func saveIntoTheInputsFolderKeepsTheInput() throws {
+        let directory = try Self.directory("own-folder")
+        let input = directory + "/zidane.png"
+        try Self.copy("Tests/Fixtures/images/parity/rgba_zidane.png", to: input)
+        let original = try Data(contentsOf: URL(fileURLWithPath: input))
+        let run = try Self.run(["detect", "--json", "--save", directory, input])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original, "the input is untouched")
+        let line = try CommandLineTests.jsonObject(run.lines[0])
+        #expect(line["saved"] as? String == directory + "/zidane_2.png")
+        #expect(run.stderr.contains("'\(input)' exists; saved as '\(directory)/zidane_2.png'"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["zidane.png", "zidane_2.png"])
+    }
+
+    // MARK: - Every write is checked
+
+    @Test func aFullDeviceIsAnErrorNotExitZero() throws {
+        let run = try Self.run(["detect", "--json", Self.bus], setup: Setup(stdout: "full"))
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr == "error: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func aClosedStandardOutputIsAnError() throws {
+        let run = try Self.run(["detect", "--json", Self.bus], setup: Setup(stdout: "closed"))
+        #expect(run.status == 74)
+        #expect(run.stderr == "error: cannot write to standard output: Bad file descriptor\n")
+    }
+
+    /// A reader that goes away (`| head`) with SIGPIPE ignored: `video` crashed on `try!`; now both
+    /// commands stop quietly with the status a SIGPIPE death would give.
+    @Test(arguments: ["detect", "video"])
+    func aClosedPipeEndsQuietly(_ command: String) throws {
+        let frames = try Self.directory("pipe-\(command)")
+        for index in 0..<3 { try Self.copy(Self.bus, to: frames + "/\(index).jpg") }
+        let process = try Self.start([command, "--imgsz", "64", frames].map { PathEncoding.bytes(of: $0) }, setup: Setup(ignoresSIGPIPE: true))
+        let stdout = try #require(process.standardOutput as? Pipe)
+        _ = stdout.fileHandleForReading.availableData  // the first line is out: close the pipe
+        try stdout.fileHandleForReading.close()
+        let run = Self.finish(process, readsStdout: false)
+        #expect(run.status == 141, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+
+    /// A results file under a file-size limit (as a full disk): the run stops with an error and the
+    /// file holds whole lines only (it was cut at 4096 bytes in the middle of a line, exit 0).
+    @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
+    func aFullDiskLeavesWholeLines() throws {
+        let results = try ScratchDirectory.fresh("safety-results.jsonl")
+        let run = try Self.run(["detect", "--json", Self.bus, Self.zidane, Self.bus],
+                               setup: Setup(stdout: results, fileSizeLimit: 1200, fileSizeSignal: "ignore"))
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr == "error: cannot write to standard output: File too large\n")
+        let text = try String(contentsOfFile: results, encoding: .utf8)
+        #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 1, "one whole line: \(text.count) bytes")
+        _ = try CommandLineTests.jsonObject(String(text.dropLast()))
+    }
+
+    /// Under `ulimit -f`, SIGXFSZ killed `--save` with no message and left its temporary; now the
+    /// write fails with a message, the other images still run, and nothing partial is left.
+    @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
+    func aFileSizeLimitIsReportedNotFatal() throws {
+        let directory = try Self.directory("ulimit")
+        let run = try Self.run(["detect", "--json", "--save", directory, Self.bus, Self.zidane],
+                               setup: Setup(fileSizeLimit: 16_384, fileSizeSignal: "default"))
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.lines.count == 2)
+        #expect(run.stdout.contains("\"error\": \"cannot write '\(directory)/bus.png': writing failed: File too large\""), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
+
+    // MARK: - Interrupts
+
+    /// SIGINT or SIGTERM in the middle of `detect --json DIR > results.jsonl`: the file ended at a
+    /// 4 KiB boundary inside a line; now every line that was started is whole, the `--save`
+    /// temporaries are gone, and the status is 130 or 143.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptLeavesWholeLinesAndNoTemporary(_ signal: Int32) throws {
+        let images = try Self.directory("interrupt-images-\(signal)"), saved = try Self.directory("interrupt-saved-\(signal)")
+        for index in 0..<40 { try Self.copy(Self.bus, to: images + String(format: "/%02d.jpg", index)) }
+        let results = try ScratchDirectory.fresh("safety-interrupt-\(signal).jsonl")
+        let process = try Self.start(["detect", "--json", "--imgsz", "320", "--save", saved, images].map { PathEncoding.bytes(of: $0) },
+                                     setup: Setup(stdout: results))
+        let deadline = Date().addingTimeInterval(60)
+        while ((try? String(contentsOfFile: results, encoding: .utf8))?.split(separator: "\n").count ?? 0) < 2, Date() < deadline {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, signal)
+        let run = Self.finish(process)
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        let text = try String(contentsOfFile: results, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(text.hasSuffix("\n") && lines.count >= 2 && lines.count < 40, "\(lines.count) lines")
+        for line in lines { _ = try CommandLineTests.jsonObject(String(line)) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: saved)
+        #expect(left.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "\(left)")
+        #expect(left.count == lines.count, "one picture per line written")
+        #expect(run.stderr.contains("interrupted by signal \(signal) after \(lines.count) of 40 image(s)"), "\(run.stderr)")
+    }
+
+    // MARK: - Inputs that are not regular files
+
+    /// A FIFO named as an image, found in a folder, or given as the model blocked forever in open().
+    @Test func fifosAreRefusedWithoutBlocking() throws {
+        let directory = try Self.directory("fifo")
+        try Self.copy(Self.bus, to: directory + "/bus.jpg")
+        #expect(mkfifo(directory + "/pipe.jpg", 0o600) == 0)
+        let named = try Self.run(["detect", "--json", "--imgsz", "64", directory + "/pipe.jpg", directory + "/bus.jpg"], timeout: 20)
+        #expect(named.status == 1 && named.lines.count == 2, "\(named.status) \(named.stderr)")
+        #expect(named.lines[0].contains("it is a FIFO (named pipe), not a regular file"), "\(named.lines)")
+
+        let scanned = try Self.run(["detect", "--json", "--imgsz", "64", directory], timeout: 20)
+        #expect(scanned.status == 0 && scanned.lines.count == 1, "\(scanned.status) \(scanned.stderr)")
+        #expect(scanned.stderr.contains("warning: skipping '\(directory)/pipe.jpg': it is a FIFO (named pipe), not a regular file"))
+
+        let model = try Self.run(["detect", "--model", directory + "/pipe.jpg", Self.bus], timeout: 20)
+        #expect(model.status == 65, "\(model.stderr)")
+        #expect(model.stderr.contains("it is a FIFO (named pipe), not a regular file"), "\(model.stderr)")
+    }
+
+    // MARK: - The memory plan
+
+    /// `--imgsz 8192 --square` grew to 24 GB before the out-of-memory killer ended it after 55 s.
+    @Test func anInputSizeOverTheMemoryLimitIsRefusedAtOnce() throws {
+        let clock = ContinuousClock(), start = clock.now
+        let run = try Self.run(["detect", "--imgsz", "8192", "--square", "--max-memory", "16G", Self.bus], timeout: 30)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--imgsz 8192 (a 8192×8192 input) needs about"), "\(run.stderr)")
+        #expect(run.stderr.contains("over the --max-memory limit of 16.0 GB"), "\(run.stderr)")
+        #expect(clock.now - start < .seconds(10))
+        let fits = try Self.run(["detect", "--json", "--max-memory", "200M", Self.bus])
+        #expect(fits.status == 0, "640 fits in 200 MB: \(fits.stderr)")
+    }
+
+    // MARK: - Options at the boundary
+
+    @Test func optionsAreCheckedWithTheirStatus() throws {
+        let cases: [([String], Int32, String)] = [
+            (["detect", "--conf", "-1", Self.bus], 64, "--conf must lie in [0, 1], got -1.0"),
+            (["detect", "--iou", "-0.5", Self.bus], 64, "--iou must lie in [0, 1], got -0.5"),
+            (["detect", "--classes", "unicorn", Self.bus], 64, "--classes: unknown class 'unicorn'"),
+            (["detect", "--imgsz", "20000", Self.bus], 64, "--imgsz must lie in 32…16384, got 20000"),
+            (["bench", "--imgsz", "20000"], 64, "--imgsz must lie in 32…16384, got 20000"),
+            (["inspect", "--imgsz", "20000"], 64, "--imgsz must lie in 32…16384, got 20000"),
+            (["video", "--realtime", "--fps", "1e300", "-"], 64, "--fps must be a number above 0 and at most 1000, got 1e+300"),
+            (["video", "--fps", "nan", "-"], 64, "--fps must be a number above 0 and at most 1000, got nan"),
+            (["detect", "-dash.jpg"], 64, "a file whose name starts with '-' goes after '--' (swift-yolo detect -- -dash.jpg)"),
+            (["detect", "--model", "/nonexistent/m.swyolo", Self.bus], 65, "/nonexistent/m.swyolo"),
+            (["detect", "--save", "/proc/version/sub", Self.bus], 74, "cannot create the --save directory: cannot write '/proc/version': it exists and is not a directory"),
+        ]
+        for (arguments, status, message) in cases {
+            let run = try Self.run(arguments, timeout: 30)
+            #expect(run.status == status, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains("Fatal error"), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// A name that starts with '-' printed help and exited 0; after `--` it is an image like any other.
+    @Test func dashedNamesRunAfterTheSeparator() throws {
+        let directory = try Self.directory("dash")
+        try Self.copy(Self.bus, to: directory + "/-dash.jpg")
+        let process = Process()
+        process.executableURL = CommandLineTests.swiftYOLOExecutable
+        process.arguments = ["detect", "--json", "--imgsz", "64", "--", "-dash.jpg"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
+        process.environment = environment
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        let run = Self.finish(process)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try CommandLineTests.jsonObject(run.lines[0])["image"] as? String == "-dash.jpg")
+    }
+
+    /// `--fps` was ignored for Y4M streams although `--help` says it overrides the stream's rate.
+    @Test func fpsOverridesTheStreamsRate() throws {
+        // The one-frame fixture made a three-frame stream: its header, then its frame three times.
+        let fixture = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/YOLOVideoTests/Fixtures/zidane-70x48-yuv420p.y4m"))))
+        let header = String(decoding: fixture.prefix { $0 != 0x0A }, as: UTF8.self)
+        #expect(header.contains(" F25:1 "), "the fixture says 25 fps: \(header)")
+        let frame = fixture[(header.utf8.count + 1)...]
+        let stream = try Fixtures.temporaryFile("three-frames.y4m", bytes: Array(fixture.prefix(header.utf8.count + 1)) + frame + frame + frame)
+        let ownRate = try Self.run(["video", "--imgsz", "64", stream])
+        let overridden = try Self.run(["video", "--imgsz", "64", "--fps", "10", stream])
+        #expect(ownRate.status == 0 && overridden.status == 0, "\(ownRate.stderr) \(overridden.stderr)")
+        let times = { (run: CommandLineTests.Run) in try run.lines.map { try CommandLineTests.jsonObject($0) }.compactMap { $0["time_s"] as? Double } }
+        #expect(try times(ownRate).prefix(2) == [0, 0.04])
+        #expect(try times(overridden).prefix(2) == [0, 0.1])
+    }
+
+    /// A stream whose header is bad went to stderr only; now it is a JSON error event and the end line.
+    @Test func aBadStreamHeaderIsAnEventWithTheEndLine() throws {
+        let run = try Self.run(["video", Fixtures.path(Self.bus)])
+        #expect(run.status == 1)
+        #expect(run.lines.count == 2, "\(run.stdout)")
+        let error = try CommandLineTests.jsonObject(run.lines[0]), end = try CommandLineTests.jsonObject(run.lines[1])
+        #expect(error["event"] as? String == "error" && (error["error"] as? String)?.contains("is not a YUV4MPEG2 stream") == true)
+        #expect(end["event"] as? String == "end" && end["frames"] as? Int == 0)
+    }
+
+    // MARK: - Names
+
+    /// A name that is not UTF-8 was reported as "No such file or directory" and skipped; now it is
+    /// read, reported with its bytes (JSON: `\udcXX`, Python's surrogateescape) and saved under them.
+    @Test func namesThatAreNotUTF8RoundTrip() throws {
+        let directory = try Self.directory("latin1")
+        let name: [UInt8] = [0x66, 0xE9, 0x65]  // "fée" in Latin-1
+        let path = Array(directory.utf8) + [0x2F] + name + Array(".jpg".utf8)
+        let input = PathEncoding.string(fromFileSystem: path)
+        try FileManager.default.copyItem(atPath: Fixtures.path(Self.bus), toPath: directory + "/copy.jpg")
+        #expect(PathEncoding.withCString(directory + "/copy.jpg") { from in PathEncoding.withCString(input) { rename(from, $0) } } == 0)
+        let run = try Self.run([Array("detect".utf8), Array("--json".utf8), Array("--imgsz".utf8), Array("64".utf8),
+                                Array("--save".utf8), Array(directory.utf8), path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("{\"image\": \"\(directory)/f\\udce9e.jpg\""), "\(run.stdout)")
+        #expect(run.stdout.contains("\"saved\": \"\(directory)/f\\udce9e.png\""), "\(run.stdout)")
+        let saved = try Directory.entries(of: directory).map { PathEncoding.bytes(of: $0.name) }
+        #expect(saved.contains(name + Array(".png".utf8)))
+        for entry in try Directory.entries(of: directory) { _ = PathEncoding.withCString(directory + "/" + entry.name) { unlink($0) } }
+    }
+
+    /// Terminal escape bytes in a file name reached the terminal raw.
+    @Test func controlBytesInNamesAreEscaped() throws {
+        let directory = try Self.directory("escape")
+        let input = directory + "/\u{1B}[2J\u{1B}[31mred.jpg"
+        try Self.copy(Self.bus, to: input)
+        let run = try Self.run(["detect", "--imgsz", "64", input, directory + "/\u{1B}]0;missing.jpg"])
+        #expect(run.status == 1)
+        #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"))
+        #expect(run.stdout.contains("\(directory)/\\x1b[2J\\x1b[31mred.jpg  810×1080"), "\(run.stdout)")
+        #expect(run.stderr.contains("\\x1b]0;missing.jpg"), "\(run.stderr)")
+    }
+}
