@@ -7,6 +7,7 @@ import ArgumentParser
 import FuzzSupport
 @testable import SwiftYOLOCLI
 import YOLODetect
+import YOLOFileSystem
 
 private let labels = LabelMap(names: (0..<80).map { "class\($0)" } + ["person", "bus", "traffic light", "Zebra"])
 
@@ -14,7 +15,11 @@ private let labels = LabelMap(names: (0..<80).map { "class\($0)" } + ["person", 
 public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let arguments = UnsafeBufferPointer(start: data, count: size)
         .split(separator: 0, omittingEmptySubsequences: false)
-        .map { String(decoding: $0, as: UTF8.self) }
+        .map { PathEncoding.string(fromFileSystem: $0) }  // byte for byte, as `main` reads argv
+    if let problem = SwiftYOLOCommand.dashedName(in: arguments) {
+        Fuzz.check(problem.contains("--"), "a dashed-name refusal that does not show '--'")
+        return 0
+    }
     do {
         _ = try SwiftYOLOCommand.parseAsRoot(arguments)
         for (index, argument) in arguments.enumerated() {
