@@ -129,7 +129,9 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="golden file to write (.swyolo)")
     args = parser.parse_args(argv)
     height, width = args.size
-    inputs = {"weights": args.weights, **({"image": args.image} if args.image else {})}
+    inputs = {"weights": args.weights}
+    if args.image:
+        inputs["image"] = args.image
     try:
         check_output_path(args.out, inputs)
     except TensorFileError as error:

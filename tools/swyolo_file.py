@@ -161,14 +161,14 @@ def write_bytes_atomically(path, data, *, inputs):
         os.replace(temporary, path)
     except BaseException as error:
         if temporary is not None:
-            _remove_if_present(temporary)
+            _remove_temporary(temporary)
         if isinstance(error, OSError):
             raise TensorFileError(f"cannot write {path}: {error.strerror or error}") from None
         raise
     _fsync_folder(folder)
 
 
-def _remove_if_present(path):
+def _remove_temporary(path):
     """Remove a temporary we made, without letting a failure to remove it hide the error being raised."""
     try:
         os.unlink(path)

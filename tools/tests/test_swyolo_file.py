@@ -47,7 +47,7 @@ class RoundTripTests(unittest.TestCase):
     def test_round_trip_preserves_order_shapes_and_values(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "t.swyolo")
-            write_tensor_file(path, METADATA, sample_tensors())
+            write_tensor_file(path, METADATA, sample_tensors(), inputs={})
             metadata, tensors = read_tensor_file(path)
         self.assertEqual(metadata, METADATA)
         self.assertEqual(list(tensors), [name for name, _ in sample_tensors()])
