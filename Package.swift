@@ -1,5 +1,21 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
+
+/// The SIMD kernels (`Sources/YOLOKernelsShared`, linked into each of these targets as `Kernels`)
+/// compiled once per instruction set; the binary picks one at load (`YOLOKernelSets`). The per-set
+/// compiler targets are why this manifest says 6.2: from that version a package that depends on
+/// SwiftYOLO by version may use targets with unsafe flags.
+let kernelSets: [(name: String, cpu: String?)] = {
+    #if arch(x86_64)
+    [("YOLOKernelsBaseline", nil), ("YOLOKernelsAVX2", "haswell"), ("YOLOKernelsAVX512", "skylake-avx512")]
+    #else
+    [("YOLOKernelsBaseline", nil)]
+    #endif
+}()
+let kernelSetTargets: [Target] = kernelSets.map { set in
+    .target(name: set.name, dependencies: ["YOLOKernels", "YOLOTensor", "CPrefetch"],
+            swiftSettings: set.cpu.map { [.unsafeFlags(["-target-cpu", $0])] })
+}
 
 let package = Package(
     name: "SwiftYOLO",
@@ -33,8 +49,13 @@ let package = Package(
         .target(name: "YOLOTensor"),
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
-        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS", "CPrefetch"]),
-        .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOFileSystem"]),
+        // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS"]),
+    ] + kernelSetTargets + [
+        .target(name: "CCPUFeatures"),
+        // The choice of a kernel set at load: SWIFTYOLO_KERNELS, else the widest the CPU runs.
+        .target(name: "YOLOKernelSets", dependencies: ["YOLOKernels", "CCPUFeatures"] + kernelSetTargets.map { .target(name: $0.name) }),
+        .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOKernelSets", "YOLOFileSystem"]),
 
         // Images in, detections out.
         // setjmp-safe C wrappers: libpng and libjpeg report errors by longjmp, which Swift cannot catch.

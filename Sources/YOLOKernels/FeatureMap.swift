@@ -67,7 +67,7 @@ public struct FeatureMap {
                     (destination + c * planeSize).update(from: source + c * planeSize, count: planeSize)
                 }
             } else {
-                upsampleNearest(part.tensor.data, channels: partChannels, height: partHeight, width: partWidth,
+                KernelSet.active.upsampleNearest(part.tensor.data, channels: partChannels, height: partHeight, width: partWidth,
                                 factor: part.upsampling, into: destination)
             }
             channel += partChannels

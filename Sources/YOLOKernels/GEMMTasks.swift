@@ -9,13 +9,13 @@
 /// the tasks are numbered share-major: thread `t` then gets share `t` of every block, which is
 /// `1/threads` of the work whatever the blocks' sizes. (Sharing costs something: every share reads
 /// the block's input again. At 25 blocks on two threads it was slower than the 13 : 12 split.)
-struct GEMMTasks {
-    let blocks: Int
-    let panels: Int
+package struct GEMMTasks {
+    package let blocks: Int
+    package let panels: Int
     /// Shares of the panels per block: 1, or the thread count.
-    let panelShares: Int
+    package let panelShares: Int
 
-    init(blocks: Int, panels: Int, threads: Int = ComputeThreads.count) {
+    package init(blocks: Int, panels: Int, threads: Int = ComputeThreads.count) {
         self.blocks = blocks
         self.panels = panels
         // A share needs a panel at least; with fewer panels than threads the blocks stay whole.
@@ -23,10 +23,10 @@ struct GEMMTasks {
         panelShares = balanced || panels < threads ? 1 : threads
     }
 
-    var count: Int { blocks * panelShares }
+    package var count: Int { blocks * panelShares }
 
     /// Task `index`: which block, and which of its panels.
-    func callAsFunction(_ index: Int) -> (block: Int, panels: Range<Int>) {
+    package func callAsFunction(_ index: Int) -> (block: Int, panels: Range<Int>) {
         let (share, block) = index.quotientAndRemainder(dividingBy: blocks)
         return (block, (panels * share / panelShares)..<(panels * (share + 1) / panelShares))
     }

@@ -15,9 +15,9 @@ public struct PackedMatrix: Sendable {
     public let depth: Int
     /// `panels` panels of `depth · panelRows` floats, `panelStride` floats apart from `offset` (several
     /// matrices can share one array, and a matrix of some of another's columns shares its panels).
-    let storage: [Float]
-    let offset: Int
-    let panelStride: Int
+    package let storage: [Float]
+    package let offset: Int
+    package let panelStride: Int
 
     public var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
 
@@ -50,7 +50,7 @@ public struct PackedMatrix: Sendable {
 
     /// The matrix at `offset` in `packed`, already in this layout (`panels · depth · panelRows`
     /// floats, padding rows 0). Matrices made from one array share it.
-    init(rows: Int, depth: Int, packed: [Float], offset: Int) {
+    package init(rows: Int, depth: Int, packed: [Float], offset: Int) {
         precondition(rows > 0 && depth > 0 && offset >= 0
                      && offset + (rows + Self.panelRows - 1) / Self.panelRows * Self.panelRows * depth <= packed.count,
                      "a \(rows)×\(depth) matrix at \(offset) of \(packed.count) packed floats")
@@ -76,7 +76,7 @@ public struct PackedMatrix: Sendable {
     }
 
     /// Where panel `panel` starts in `storage`.
-    func panelOffset(_ panel: Int) -> Int { offset + panel * panelStride }
+    package func panelOffset(_ panel: Int) -> Int { offset + panel * panelStride }
 
     /// The row-major matrix back (tests, and anyone who wants to see what was packed).
     public var unpacked: [Float] {

@@ -49,7 +49,7 @@ struct Attention: Module {
         for i in 0..<(keyDimension * n) { scaledQueries.data[i] = q[i] * scale }
         // [N, kd] x [kd, N] -> [N, N]: scores[i, j] = Σ_d (q·s)[d, i] k[d, j]
         sgemm(m: n, n: n, k: keyDimension, a: scaledQueries.data, lda: n, transposeA: true, b: k, ldb: n, c: scores.data, ldc: n)
-        softmaxRowsInPlace(scores.data, rows: n, columns: n)
+        KernelSet.active.softmaxRowsInPlace(scores.data, rows: n, columns: n)
         // [hd, N] x [N, N]ᵀ -> [hd, N]: out[c, i] = Σ_j v[c, j] A[i, j]
         sgemm(m: headDimension, n: n, k: n, a: v, lda: n, b: scores.data, ldb: n, transposeB: true,
               c: attended + head * headDimension * n, ldc: n)

@@ -58,7 +58,7 @@ struct Detect: Sendable {
                         into: output.data + firstAnchor, rowStride: anchorCount)
             // Class scores: each class plane becomes a run of its output row, through the sigmoid.
             ComputeThreads.parallelFor(classCount) { c in
-                sigmoid(score.data + c * planeSize, count: planeSize, into: output.data + (4 + c) * anchorCount + firstAnchor)
+                KernelSet.active.sigmoid(score.data + c * planeSize, count: planeSize, into: output.data + (4 + c) * anchorCount + firstAnchor)
             }
             firstAnchor += planeSize
         }

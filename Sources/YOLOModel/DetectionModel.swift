@@ -1,5 +1,6 @@
 import Foundation
 import YOLOKernels
+import YOLOKernelSets
 
 /// A YOLO11 detection network built from a weights file, mirroring Ultralytics' `DetectionModel`:
 /// the layers come from the yaml in the file, widths and repeats from its scale, tensors by their
@@ -20,6 +21,7 @@ public final class DetectionModel: Sendable {
     }
 
     public init(file: TensorFile) throws {
+        try KernelSets.activate()  // once per process: the kernel set the layers run
         try file.requireKind("weights")
         self.file = file.path
         self.metadata = file.metadata

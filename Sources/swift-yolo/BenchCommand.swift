@@ -3,6 +3,7 @@ import Foundation
 import SwiftYOLO
 import YOLOImage
 import YOLOKernels
+import YOLOKernelSets
 import YOLOModel
 
 struct BenchCommand: ParsableCommand {
@@ -80,7 +81,7 @@ struct BenchCommand: ParsableCommand {
         let report = BenchReport(
             model: modelOptions.resolvedPath, height: height, width: width, threads: ComputeThreads.count,
             blasCore: blasCoreName, blasCoreForced: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"].flatMap { $0.isEmpty ? nil : $0 },
-            fusedMultiplyAdd: kernelsUseFusedMultiplyAdd, vectorLanes: FloatVector.scalarCount,
+            kernels: KernelSet.active, cpu: KernelSets.cpuName,
             runs: runs, warmup: warmup, loadMilliseconds: loadMilliseconds, totals: totals,
             layers: model.layers.map { layer in
                 BenchReport.Layer(index: layer.index, module: layer.module, milliseconds: layerTimes[layer.index].median,

@@ -1,7 +1,8 @@
 import Foundation
+import YOLOKernels
 
 /// The results of `swift-yolo bench`, as tables for people or one JSON object for scripts.
-struct BenchReport: Encodable {
+struct BenchReport {
     struct Layer: Encodable {
         let index: Int
         let module: String
@@ -17,10 +18,9 @@ struct BenchReport: Encodable {
     /// OpenBLAS's kernel family, and the `OPENBLAS_CORETYPE` that forced it, if any.
     let blasCore: String
     let blasCoreForced: String?
-    /// Whether YOLOKernels' SIMD code was built with fused multiply-adds (`kernelsUseFusedMultiplyAdd`),
-    /// and the floats in its element-wise vectors (`FloatVector.scalarCount`).
-    let fusedMultiplyAdd: Bool
-    let vectorLanes: Int
+    /// The kernel set that ran (`KernelSet.active`) and the CPU.
+    let kernels: KernelSet
+    let cpu: String
     let runs: Int
     let warmup: Int
     let loadMilliseconds: Double
@@ -38,8 +38,8 @@ struct BenchReport: Encodable {
         var lines = [
             "model \(model), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             "OpenBLAS kernels: \(blasCore)" + (blasCoreForced.map { " (forced by OPENBLAS_CORETYPE=\($0); unset it to let OpenBLAS pick the best for this CPU)" } ?? ""),
-            "SwiftYOLO kernels: \(vectorLanes)-float vectors, "
-                + (fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add (build with `make release` for this CPU's FMA)"),
+            "SwiftYOLO kernels: \(kernels.name) (\(kernels.instructions); \(kernels.vectorLanes)-float vectors, "
+                + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
             String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once, planned %.1f MB)",
@@ -65,6 +65,8 @@ struct BenchReport: Encodable {
             let imgsz: [Int]
             let threads: Int
             let blas_core: String
+            let kernels: String
+            let cpu: String
             let fused_multiply_add: Bool
             let vector_lanes: Int
             let runs: Int
@@ -86,7 +88,8 @@ struct BenchReport: Encodable {
             let gflop: Double
         }
         let output = Output(
-            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, fused_multiply_add: fusedMultiplyAdd, vector_lanes: vectorLanes, runs: runs, warmup: warmup,
+            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, kernels: kernels.name, cpu: cpu,
+            fused_multiply_add: kernels.fusedMultiplyAdd, vector_lanes: kernels.vectorLanes, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,
             planned_tensor_mb: plannedTensorMegabytes,

@@ -85,6 +85,7 @@ struct DetectionArguments: ParsableArguments {
         options.agnostic = agnostic
         options.memoryLimit = size.maxMemory.bytes
         let plain: Detector, labelMap: LabelMap?
+        try activateKernels()
         do {
             plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
             labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }

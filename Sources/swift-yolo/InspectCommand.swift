@@ -1,5 +1,7 @@
 import ArgumentParser
 import YOLOFileSystem
+import YOLOKernels
+import YOLOKernelSets
 import YOLOModel
 
 struct InspectCommand: ParsableCommand {
@@ -35,6 +37,9 @@ struct InspectCommand: ParsableCommand {
             if let sha = source["sha256"]?.stringValue { try StandardStreams.line("  source sha256 \(sha)") }
         }
         try StandardStreams.line("  task detect, scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
+        let kernels = KernelSet.active
+        try StandardStreams.line("  kernels \(kernels.name) (\(kernels.instructions)) on \(KernelSets.cpuName); "
+                                 + "this CPU runs \(KernelSets.supported.map(\.name).joined(separator: ", "))")
         let names = description.classNames
         try StandardStreams.line("  classes: " + names.prefix(8).enumerated().map { "\($0) \($1)" }.joined(separator: ", ") + (names.count > 8 ? ", … \(names.count - 1) \(names[names.count - 1])" : ""))
         try StandardStreams.line("")
@@ -56,6 +61,7 @@ struct InspectCommand: ParsableCommand {
 
 /// Loads a model, turning a failure into a one-line message that names the file.
 func loadModel(_ path: String) throws -> DetectionModel {
+    try activateKernels()
     do {
         return try DetectionModel(path: path)
     } catch {

@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 /// Unfolds a `[C, H, W]` image into the column matrix that turns a convolution into one GEMM, for
 /// the output positions `positions` (row-major over the `OH × OW` output) only, so that a large
 /// convolution can run block by block with a small, cache-resident column buffer.
@@ -10,7 +13,7 @@
 ///   - input: `channels` planes of `height × width` floats.
 ///   - columns: room for `channels · k · k · positions.count` floats.
 @inline(never)
-public func im2col(
+func im2col(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
     kernelSize k: Int, stride: Int, padding: Int, positions: Range<Int>,
     into columns: UnsafeMutablePointer<Float>

@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 /// Max pooling over `k × k` windows with implicit −∞ padding, as `nn.MaxPool2d(k, stride, padding)`.
 /// The channels are split into one contiguous share per thread. Stride 1 with an output the size of
 /// the input (`2 · padding = k − 1`, SPPF's 5 × 5) runs vectorized (`SameSizeMaxPool`); other
@@ -10,7 +13,7 @@
 /// - Parameters:
 ///   - input: `channels` planes of `height × width`.
 ///   - output: `channels` planes of `OH × OW`.
-public func maxPool2d(
+func maxPool2d(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
     kernelSize k: Int, stride: Int, padding: Int,
     into output: UnsafeMutablePointer<Float>
@@ -100,19 +103,5 @@ private struct SameSizeMaxPool {
                 for lane in 0..<(count - j) { result[j + lane] = maximum[lane] }
             }
         }
-    }
-}
-
-extension Tensor {
-    /// `nn.MaxPool2d(kernelSize, stride, padding)` on a `[1, C, H, W]` feature map.
-    public func maxPooled(kernelSize: Int, stride: Int = 1, padding: Int) -> Tensor {
-        let (channels, height, width) = chw
-        let output = Tensor.featureMap(
-            channels: channels,
-            height: (height + 2 * padding - kernelSize) / stride + 1,
-            width: (width + 2 * padding - kernelSize) / stride + 1, zeroed: false)
-        maxPool2d(data, channels: channels, height: height, width: width,
-                  kernelSize: kernelSize, stride: stride, padding: padding, into: output.data)
-        return output
     }
 }

@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 /// The column of each lane of a vector of a plane's elements, for kernels that walk a plane as one
 /// flat run of vectors (`FloatVector`), across row ends or not, and mask the lanes whose neighbour
 /// falls off the row: the depthwise convolution and the max pooling.

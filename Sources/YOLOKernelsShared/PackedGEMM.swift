@@ -1,44 +1,12 @@
-/// `count` consecutive rows of a GEMM's right operand `B`, `stride` floats apart, the first at
-/// `first`. A product can read `B` from several such pieces — the channels of a concatenation's
-/// parts, say — as if they were one matrix.
-public struct GEMMInputRows {
-    public let first: UnsafePointer<Float>
-    public let count: Int
-    public let stride: Int
-
-    public init(first: UnsafePointer<Float>, count: Int, stride: Int) {
-        self.first = first
-        self.count = count
-        self.stride = stride
-    }
-}
-
-/// What `packedGEMM` does to each result on its way out of the registers.
-public enum GEMMEpilogue {
-    /// Stores `A · B` as it is.
-    case none
-    /// Stores `activation(A · B + bias[row])`: a convolution's bias and activation, with no second
-    /// pass over its output.
-    case biasActivation(bias: UnsafePointer<Float>, activation: Activation)
-    /// Stores `activation((C + A · B) + bias[row])`, `C` the value it held: the last of several
-    /// products summed into `C`, as a 1×1 convolution over parts read at different sizes does.
-    case accumulateBiasActivation(bias: UnsafePointer<Float>, activation: Activation)
-
-    /// The activation applied after the bias, if any.
-    var activation: Activation? {
-        switch self {
-        case .none: nil
-        case let .biasActivation(_, activation), let .accumulateBiasActivation(_, activation): activation
-        }
-    }
-}
+import YOLOKernels
+import YOLOTensor
 
 /// `C = epilogue(A · B)` for the rows of `A`'s panels `panels` and `columns` columns: `A` packed at
 /// load (`PackedMatrix`), `B` read where it lies (`A.depth` rows in one or more `GEMMInputRows`,
 /// `columns` floats of each), row `r` of `C` at `c + r · rowStride`.
 ///
-/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators; on builds
-/// without AVX-512, two passes of 4 rows) and runs down the whole depth: per step, two vector loads
+/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators; in kernel
+/// sets with 16 vector registers, two passes of 4 rows) and runs down the whole depth: per step, two vector loads
 /// of `B`, eight broadcasts of `A` and sixteen fused multiply-adds; the bias is added in the
 /// registers before the tile's one store. Panels run outermost: one panel of `A` (`depth × 8`
 /// floats) stays in the first-level cache while the kernel walks every column tile of the block,
@@ -60,7 +28,7 @@ public enum GEMMEpilogue {
 ///
 /// Every result is the sum over the depth in order, one fused multiply-add per term where the build
 /// has FMA (`multiplyAdd`), then `+ bias`, then the activation, as `addBiasAndActivate` does.
-public func packedGEMM(
+func packedGEMM(
     _ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
     c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetchingB: Bool = false
 ) {
@@ -127,7 +95,7 @@ public func packedGEMM(
 }
 
 /// `packedGEMM` with `B` one block of rows.
-public func packedGEMM(
+func packedGEMM(
     _ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
     c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue
 ) {
@@ -139,9 +107,8 @@ public func packedGEMM(
 }
 
 /// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
-/// of them stored). With AVX-512's 32 registers all 8 rows run in one pass (16 accumulators); with
-/// 16 (AVX2; NEON's 32 hold 16 of these 8-float vectors) 16 accumulators would not fit beside the
-/// loads, so the panel runs as two passes of 4 rows.
+/// of them stored), in passes of `microkernelRows` rows (the kernel set's: 8 where 32 registers hold
+/// 16 accumulators beside the loads, else 4).
 @inline(__always)
 private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
@@ -150,15 +117,13 @@ private func multiplyPanelByTwoVectors(
 ) {
     multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
                              firstRow: firstRow, rows: rows, epilogue: epilogue, prefetching: prefetching)
-    #if !SWIFTYOLO_AVX512
-    guard rows > 4 else { return }
+    guard microkernelRows == 4, rows > 4 else { return }
     multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
                              firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetching: prefetching)
-    #endif
 }
 
-/// One pass of `multiplyPanelByTwoVectors`: the panel's rows from `panel` (8 on AVX-512 builds,
-/// else 4; a step is `PackedMatrix.panelRows` floats) times `2 · lanes` columns of `B`, the first
+/// One pass of `multiplyPanelByTwoVectors`: the panel's `microkernelRows` rows from `panel` (a
+/// step is `PackedMatrix.panelRows` floats) times `2 · lanes` columns of `B`, the first
 /// `rows` of them stored.
 @inline(__always)
 private func multiplyRowsByTwoVectors(
@@ -168,10 +133,8 @@ private func multiplyRowsByTwoVectors(
 ) {
     var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
     var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
-    #if SWIFTYOLO_AVX512
     var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
     var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
-    #endif
     let lanes = FloatVector.scalarCount
     forEachStep(panel, b, column: column) { a, row in
         let b0 = row.loadUnaligned(as: FloatVector.self)
@@ -184,12 +147,11 @@ private func multiplyRowsByTwoVectors(
         w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
         w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
         w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
-        #if SWIFTYOLO_AVX512
+        guard microkernelRows == 8 else { return }
         w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
         w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
         w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
         w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
-        #endif
     }
     @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
         guard r < rows else { return }
@@ -198,9 +160,8 @@ private func multiplyRowsByTwoVectors(
         storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
     }
     store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
-    #if SWIFTYOLO_AVX512
+    guard microkernelRows == 8 else { return }
     store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
-    #endif
 }
 
 /// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are

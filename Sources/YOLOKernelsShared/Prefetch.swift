@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 import CPrefetch
 
 /// Asks for the cache line holding `address` ahead of its use (into every level; a hint that never

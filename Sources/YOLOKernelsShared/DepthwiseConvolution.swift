@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 /// Depthwise convolution (one `k × k` filter per channel) with bias and activation, written as
 /// direct loops: a GEMM would have one row per channel and gain nothing. The channels are split into
 /// one contiguous share per thread.
@@ -23,7 +26,7 @@
 ///   - bias: `channels` values.
 ///   - output: `channels` planes of `OH × OW`, all written.
 @inline(never)
-public func depthwiseConvolution(
+func depthwiseConvolution(
     _ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
     weights: UnsafePointer<Float>, kernelSize k: Int, stride: Int, padding: Int,
     bias: UnsafePointer<Float>, activation: Activation, into output: UnsafeMutablePointer<Float>

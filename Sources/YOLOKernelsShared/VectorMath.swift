@@ -1,12 +1,5 @@
-/// The vector the element-wise kernels (activations, exponentials, softmax, DFL, depthwise
-/// convolution) work in: sixteen floats where the build targets AVX-512 (`-D SWIFTYOLO_AVX512`, which
-/// the Makefile sets on such CPUs, where a 512-bit operation costs what a 256-bit one does), else
-/// eight. Every lane is computed alike, so the results do not depend on the width.
-#if SWIFTYOLO_AVX512
-public typealias FloatVector = SIMD16<Float>
-#else
-public typealias FloatVector = SIMD8<Float>
-#endif
+import YOLOKernels
+import YOLOTensor
 
 /// `count` rounded up to whole `FloatVector`s: the floats a loop of whole vectors over `count`
 /// floats covers.
@@ -22,8 +15,8 @@ func wholeVectorCount(_ count: Int) -> Int {
 ///
 /// Written with concrete-vector operators and masks only: the generic helpers (`pointwiseMin`,
 /// `clamped`) compile to lane-by-lane calls.
-@inlinable @inline(__always)
-public func vectorExp(_ x: FloatVector) -> FloatVector {
+@inline(__always)
+func vectorExp(_ x: FloatVector) -> FloatVector {
     var x = x.replacing(with: 88.37626, where: x .> 88.37626)
     x = x.replacing(with: -104, where: x .< -104)
     let (expR, shifted) = exponentialReduction(x, negated: false, exponentBias: 0)
@@ -43,8 +36,8 @@ public func vectorExp(_ x: FloatVector) -> FloatVector {
 /// where `vectorExp`'s two factors take six integer operations and two multiplies. And the reduction
 /// runs on `x` with its constants negated, so that SiLU, the activation of nearly every convolution,
 /// spends no instruction on negating its input.
-@inlinable @inline(__always)
-public func vectorOnePlusExp(negating x: FloatVector) -> FloatVector {
+@inline(__always)
+func vectorOnePlusExp(negating x: FloatVector) -> FloatVector {
     var x = x.replacing(with: -88.37626, where: x .< -88.37626)
     x = x.replacing(with: 86, where: x .> 86)
     let (expR, shifted) = exponentialReduction(x, negated: true, exponentBias: 127)
@@ -57,7 +50,7 @@ public func vectorOnePlusExp(negating x: FloatVector) -> FloatVector {
 /// the integer `n + exponentBias` (`x` already clamped to the caller's range). With `negated`, the
 /// exponential of `−x` from `x`, bit for bit what `−x` would give: every constant that meets `x` or
 /// an odd power of `r` has its sign flipped, and negation commutes with rounding.
-@inlinable @inline(__always)
+@inline(__always)
 func exponentialReduction(_ x: FloatVector, negated: Bool, exponentBias: Float) -> (expR: FloatVector, shifted: FloatVector) {
     let sign: Float = negated ? -1 : 1
     // Round ±x·log2(e) to the nearest integer n by adding 1.5·2^23 (+ the bias, an integer): n sits
@@ -82,34 +75,19 @@ func exponentialReduction(_ x: FloatVector, negated: Bool, exponentBias: Float) 
 }
 
 /// SiLU, `x / (1 + e^(−x))`, a vector at a time.
-@inlinable @inline(__always)
-public func vectorSiLU(_ x: FloatVector) -> FloatVector {
+@inline(__always)
+func vectorSiLU(_ x: FloatVector) -> FloatVector {
     x / vectorOnePlusExp(negating: x)
 }
 
 /// The logistic function `1 / (1 + e^(−x))`, a vector at a time.
-@inlinable @inline(__always)
-public func vectorSigmoid(_ x: FloatVector) -> FloatVector {
+@inline(__always)
+func vectorSigmoid(_ x: FloatVector) -> FloatVector {
     1 / vectorOnePlusExp(negating: x)
 }
 
 /// The lane-wise maximum of two vectors, with a comparison mask.
-@inlinable @inline(__always)
-public func lanewiseMax(_ a: FloatVector, _ b: FloatVector) -> FloatVector {
+@inline(__always)
+func lanewiseMax(_ a: FloatVector, _ b: FloatVector) -> FloatVector {
     a.replacing(with: b, where: b .> a)
 }
-
-/// `a · b + c`, lane by lane, for the kernels' 8- and 16-float vectors: one fused multiply-add,
-/// rounded once, where the build has FMA — always on arm64; on x86-64 when compiled with
-/// `-D SWIFTYOLO_FMA` next to a `-target-cpu` that has it, as the Makefile does for AVX2 CPUs — else
-/// a multiply and an add (fusing without the instruction would become a library call per lane).
-/// `kernelsUseFusedMultiplyAdd` says which (`swift-yolo bench` prints it).
-#if arch(arm64) || SWIFTYOLO_FMA
-@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { c.addingProduct(a, b) }
-@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { c.addingProduct(a, b) }
-public let kernelsUseFusedMultiplyAdd = true
-#else
-@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { a * b + c }
-@inlinable @inline(__always) public func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { a * b + c }
-public let kernelsUseFusedMultiplyAdd = false
-#endif

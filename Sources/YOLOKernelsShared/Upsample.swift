@@ -1,9 +1,12 @@
+import YOLOKernels
+import YOLOTensor
+
 /// Nearest-neighbour upsampling by an integer factor `s`, as `nn.Upsample(scale_factor: s, mode:
 /// "nearest")`: output pixel `(y, x)` of each of the `channels` planes copies input pixel
 /// `(y / s, x / s)`. The output planes, `height · s × width · s`, follow one another at `output`.
 /// Each input row is widened once (by twos, eight floats into sixteen at a time), then copied into
 /// the other `s − 1` output rows.
-public func upsampleNearest(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, factor s: Int,
+func upsampleNearest(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, factor s: Int,
                             into output: UnsafeMutablePointer<Float>) {
     precondition(s >= 1, "upsampling factor \(s)")
     let outputWidth = width * s
