@@ -11,16 +11,18 @@ PYTHON      ?= python3
 APT_PACKAGES := libopenblas-dev libpng-dev libjpeg62-turbo-dev pkg-config
 GOLDEN_VENV ?= .venv-golden
 
-.PHONY: all deps weights fixtures build release test test-python test-swift demo demo-video golden clean
+.PHONY: all deps weights fixtures build release test test-python test-swift demo demo-video golden static static-deps static-check clean
 
 all: build
 
 ## Install the system libraries and numpy if they are missing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# $(call apt_ensure,PACKAGES): install the missing ones (as root), else name them and fail.
+apt_ensure = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else echo "missing packages:$$missing — run: sudo apt-get install -y$$missing"; exit 1; fi; fi
+deps:
+	@$(call apt_ensure,$(APT_PACKAGES))
 	@$(PYTHON) -c "import numpy" 2>/dev/null || $(PYTHON) -m pip install --quiet numpy
 
 ## Convert the reference checkpoint into Weights/ (git-ignored).
@@ -53,22 +55,10 @@ test: deps weights fixtures test-python test-swift
 test-python:
 	$(PYTHON) -m unittest discover -s tools/tests -t tools
 
-# On x86-64 CPUs with AVX2 and FMA (every one since 2013) build for them: the SIMD kernels then
-# work on 8 floats per instruction instead of 4, and SWIFTYOLO_FMA lets them fuse multiply-adds
-# (YOLOKernels' `multiplyAdd`); on CPUs with AVX-512 (F, BW, DQ, VL) build for skylake-avx512, and
-# SWIFTYOLO_AVX512 widens the element-wise kernels to 16 floats (`FloatVector`). The binary then
-# needs such a CPU. CPU= overrides: empty for a generic x86-64 build; any other CPU named must have
-# FMA, and one whose name contains avx512 gets the 16-float kernels.
-CPU ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && \
-         { for f in avx512f avx512bw avx512dq avx512vl; do grep -qw $$f /proc/cpuinfo || { echo haswell; exit; }; done; echo skylake-avx512; })
-CPU_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU) -Xswiftc -DSWIFTYOLO_FMA) \
-             $(if $(findstring avx512,$(CPU)),-Xswiftc -DSWIFTYOLO_AVX512)
-SWIFT_RELEASE_FLAGS := -c release $(CPU_FLAGS)
-
-## The `swift build` flags for this CPU (what Benchmarks/peers.py uses when run on its own).
-.PHONY: print-cpu-flags
-print-cpu-flags:
-	@echo $(CPU_FLAGS)
+# One release build for every x86-64 host: the kernels are compiled for each instruction set
+# (baseline, AVX2, AVX-512) and the binary picks one at load (SWIFTYOLO_KERNELS=baseline|avx2|avx512
+# forces it), so no flag here depends on the build machine's CPU.
+SWIFT_RELEASE_FLAGS := -c release
 
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
 # -enable-testing keeps @testable imports working.
@@ -102,20 +92,58 @@ golden:
 	test -x $(GOLDEN_VENV)/bin/python || { $(PYTHON) -m venv $(GOLDEN_VENV) && $(GOLDEN_VENV)/bin/pip install -q -r tools/requirements-golden.txt; }
 	@echo "see Tests/Fixtures/README.md for the commands, run with $(GOLDEN_VENV)/bin/python"
 
+## One binary for every x86-64 Linux: dist/swift-yolo (git-ignored), statically linked: the Swift
+## runtime, Foundation (with ICU's data), OpenBLAS, libpng, libjpeg-turbo, zlib and glibc are all in
+## it, so it runs on a host with nothing installed (`make static-check` runs it in an empty chroot).
+## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. Its own
+## scratch folder (.build-static), so `.build` is never touched; the unstripped binary stays in
+## .build-static/release/swift-yolo, dist/ gets it stripped. The build log goes to
+## .build-static/build.log, shown in full if the build fails. glibc warns at the link that
+## getpwnam, getaddrinfo, dlopen and the like would need its shared libraries at run time: Foundation
+## and the Swift runtime link them, detect and video never call them (the chroot check proves it).
+## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
+## The static archives come from the -dev packages: libopenblas.a (libopenblas-pthread-dev, through
+## libopenblas-dev; its sgemm needs no libgfortran), libpng16.a, libjpeg.a, libz.a, libc.a.
+STATIC_APT_PACKAGES := $(APT_PACKAGES) zlib1g-dev libc6-dev
+STATIC_SCRATCH      := .build-static
+STATIC_SHIM         := $(STATIC_SCRATCH)/proc_free_runtime.o
+STATIC_CC           ?= $(shell command -v clang || command -v cc)
+STATIC_LINK_FLAGS   := -Xswiftc -static-executable -Xlinker $(CURDIR)/$(STATIC_SHIM) -Xlinker --wrap=dladdr -Xlinker -lz
+STATIC_BUILD_FLAGS  := -c release --scratch-path $(STATIC_SCRATCH) --product swift-yolo $(STATIC_LINK_FLAGS)
+
+static-deps:
+	@$(call apt_ensure,$(STATIC_APT_PACKAGES))
+
+$(STATIC_SHIM): tools/static/proc_free_runtime.c
+	@mkdir -p $(@D)
+	$(STATIC_CC) -O2 -Wall -Werror -c $< -o $@
+	@rm -f $(STATIC_SCRATCH)/release/swift-yolo  # SwiftPM does not see this input: relink
+
+static: static-deps $(STATIC_SHIM)
+	@echo "building dist/swift-yolo (release, statically linked; log: $(STATIC_SCRATCH)/build.log)"
+	@swift build $(STATIC_BUILD_FLAGS) >$(STATIC_SCRATCH)/build.log 2>&1 || { cat $(STATIC_SCRATCH)/build.log; exit 1; }
+	@mkdir -p dist
+	@strip -o dist/swift-yolo.tmp $(STATIC_SCRATCH)/release/swift-yolo && mv -f dist/swift-yolo.tmp dist/swift-yolo
+	@ldd dist/swift-yolo 2>&1 | grep -q "not a dynamic executable" || { echo "error: dist/swift-yolo is not static:"; ldd dist/swift-yolo; exit 1; }
+	@echo "dist/swift-yolo: statically linked, $$(du -m dist/swift-yolo | cut -f1) MiB;" \
+	  "$$(grep -c 'in statically linked applications requires at runtime' $(STATIC_SCRATCH)/build.log || true) glibc static-link warnings in the log"
+
+## dist/swift-yolo in an empty chroot (root only): tools/static-check.sh.
+static-check: static weights
+	@tools/static-check.sh
+
 ## Benchmarks (Benchmarks/, a package of its own so that the main package never pulls in ordo-one/benchmark).
 ## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
-## Both build with the same CPU target as `make release` (CPU=), and let OpenBLAS pick its kernels for the CPU
-## (OPENBLAS_CORETYPE removed, as peers.py and compare.sh do).
+## Both let OpenBLAS pick its kernels for the CPU (OPENBLAS_CORETYPE removed, as peers.py and compare.sh do).
 .PHONY: bench-kernels bench-peers
-BENCH_SWIFT_FLAGS = $(CPU_FLAGS)
 bench-kernels: deps
-	env -u OPENBLAS_CORETYPE swift package $(BENCH_SWIFT_FLAGS) --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+	env -u OPENBLAS_CORETYPE swift package --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
 bench-peers: deps weights
-	$(PYTHON) Benchmarks/peers.py --swift-flags "$(BENCH_SWIFT_FLAGS)" $(PEERS_ARGS)
+	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)
 
 ## Reliability (README, "Reliability"): fuzzing, sanitizers, concurrency and soak. Everything runs at
 ## the lowest CPU priority (nice 19), one fuzzing job at a time.
@@ -174,4 +202,4 @@ sanitize-thread: deps weights fixtures
 	  $(SANITIZE_RUN) --sanitize=thread --scratch-path .build-tsan $(SANITIZE_FILTER)
 
 clean:
-	rm -rf .build $(GENERATED) $(WEIGHTS)
+	rm -rf .build $(GENERATED) $(WEIGHTS) dist

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Benchmarks for SwiftYOLO, kept out of the main package so that building or testing SwiftYOLO never
 // pulls in ordo-one/benchmark:
 //

@@ -117,15 +117,6 @@ def export_models(weights: Path) -> tuple[Path, Path]:
     return onnx_path, ncnn_dir
 
 
-def default_swift_flags() -> str:
-    """What `make release` builds with on this machine: the Makefile's CPU_FLAGS (`make print-cpu-flags`),
-    so that the CPU detection lives in one place."""
-    result = subprocess.run(["make", "-s", "-C", str(ROOT), "print-cpu-flags"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"peers.py: `make print-cpu-flags` failed; pass --swift-flags yourself\n{result.stderr}")
-    return result.stdout.strip()
-
-
 def build_swift_worker(swift_flags: str) -> None:
     log(f"building swiftyolo-peer (release{', ' + swift_flags if swift_flags else ''})")
     build = subprocess.run(["swift", "build", "-c", "release", *swift_flags.split(), "--package-path", str(BENCHMARKS),
@@ -605,9 +596,9 @@ def main() -> None:
     parser.add_argument("--no-build", action="store_true", help="use the swiftyolo-peer already built")
     parser.add_argument("--keep-openblas-coretype", action="store_true",
                         help="keep an OPENBLAS_CORETYPE from the environment (default: remove it, let OpenBLAS detect the CPU)")
-    parser.add_argument("--swift-flags", default=None,
-                        help="extra `swift build` flags for swiftyolo-peer (default: as `make release` builds "
-                             "for this CPU, e.g. -Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DSWIFTYOLO_FMA)")
+    parser.add_argument("--swift-flags", default="",
+                        help="extra `swift build` flags for swiftyolo-peer (default none: the kernel set is chosen at "
+                             "run time, SWIFTYOLO_KERNELS forces one)")
     parser.add_argument("--no-venv", action="store_true", help="run in this interpreter (peers installed already)")
     parser.add_argument("--worker", choices=ENGINES[1:], help=argparse.SUPPRESS)
     parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)
@@ -618,8 +609,6 @@ def main() -> None:
     if args.worker:
         worker_main(args)
         return
-    if args.swift_flags is None:
-        args.swift_flags = default_swift_flags()
     if args.runs < 1 or args.rounds < 1 or args.warmup < 0:
         parser.error("--runs and --rounds must be at least 1, --warmup at least 0")
     if not args.no_venv and not in_venv():

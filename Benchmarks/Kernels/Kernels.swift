@@ -14,6 +14,7 @@
 import Benchmark
 import Foundation
 import YOLOKernels
+import YOLOKernelSets
 
 /// One kernel call on one of YOLO11n's shapes. (The benchmarks run one after another on one thread.)
 struct KernelCase: @unchecked Sendable {
@@ -78,11 +79,11 @@ func matrixProduct(_ layer: String, m: Int, k: Int, n: Int, packed: Bool) -> Ker
             a.withUnsafeBufferPointer { a in
                 bias.withUnsafeBufferPointer { bias in
                     if packed {
-                        packedGEMM(filters, panels: 0..<filters.panels, b: b.data, bRowStride: n, columns: n, c: c.data, rowStride: n,
+                        KernelSet.active.packedGEMM(filters, panels: 0..<filters.panels, b: b.data, bRowStride: n, columns: n, c: c.data, rowStride: n,
                                    epilogue: .biasActivation(bias: bias.baseAddress!, activation: .silu))
                     } else {
                         sgemm(m: m, n: n, k: k, a: a.baseAddress!, lda: k, b: b.data, ldb: n, c: c.data, ldc: n)
-                        for row in 0..<m { addBiasAndActivate(c.data + row * n, count: n, bias: bias[row], activation: .silu) }
+                        for row in 0..<m { KernelSet.active.addBiasAndActivate(c.data + row * n, count: n, bias: bias[row], activation: .silu) }
                     }
                 }
             }
@@ -126,7 +127,7 @@ let kernelCases: [KernelCase] = [
             let values = Tensor(shape: [count])
             let reset = { source.withUnsafeBufferPointer { values.data.update(from: $0.baseAddress!, count: count) } }
             reset()
-            return ({ addBiasAndActivate(values.data, count: count, bias: 0.25, activation: .silu) }, reset)
+            return ({ KernelSet.active.addBiasAndActivate(values.data, count: count, bias: 0.25, activation: .silu) }, reset)
         }
     }(),
 ]
@@ -146,6 +147,9 @@ let megaFLOPs = BenchmarkMetric.custom("MFLOP/s", polarity: .prefersLarger, useS
 let megaElements = BenchmarkMetric.custom("Melem/s", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    // The kernel set chosen as at load (SWIFTYOLO_KERNELS forces one); its name is in the report's header.
+    guard let kernels = try? KernelSets.activate() else { fatalError("SWIFTYOLO_KERNELS names a kernel set this CPU cannot run") }
+    print("kernel set: \(kernels.name) (\(kernels.instructions)) on \(KernelSets.cpuName)")
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, megaFLOPs, megaElements],
         timeUnits: .microseconds,

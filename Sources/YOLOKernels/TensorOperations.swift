@@ -8,10 +8,10 @@ extension Tensor {
     }
 
     /// Element-wise `self + other` into a new tensor of the same shape (residual shortcuts).
-    public func adding(_ other: Tensor) -> Tensor {
+    public func adding(_ other: Tensor, kernels: KernelSet = .active) -> Tensor {
         precondition(shape == other.shape, "adding \(shape) and \(other.shape)")
         let output = Tensor(uninitializedShape: shape)
-        KernelSet.active.addElementwise(data, other.data, count: count, into: output.data)
+        kernels.addElementwise(data, other.data, count: count, into: output.data)
         return output
     }
 }

@@ -49,8 +49,9 @@ import YOLOKernels
         return cases
     }()
 
-    @Test(arguments: cases)
-    func fastMatchesReference(_ c: Case) {
+    @Test(arguments: cases, kernelSetsUnderTest)
+    func fastMatchesReference(_ c: Case, kernels: KernelSet) {
+        guard runs(kernels) else { return }
         let seed = [c.inputChannels, c.outputChannels, c.kernelSize, c.stride, c.groups, c.height, c.width].reduce(0) { $0 &* 31 &+ $1 }
         var generator = SeededGenerator(seed: UInt64(seed))
         let geometry = ConvolutionGeometry(inputChannels: c.inputChannels, outputChannels: c.outputChannels,
@@ -60,18 +61,19 @@ import YOLOKernels
         let bias = randomValues(c.outputChannels, using: &generator)
         // Blocks of output positions: the default, one position, and odd sizes that start and end inside rows.
         for (activation, block) in [(Activation.identity, nil), (.silu, nil), (.silu, 1), (.identity, 7), (.silu, 16)] as [(Activation, Int?)] {
-            let fast = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation, positionsPerBlock: block)(input)
+            let fast = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation, positionsPerBlock: block)(input, kernels: kernels)
             let reference = ReferenceKernels.convolution(input, geometry: geometry, weights: weights, bias: bias, activation: activation)
             #expect(fast.shape == reference.shape, "\(c)")
             // fp32 sums of up to filterSize products of values in [-1, 1] against a float64 reference.
             let difference = TensorDifference(actual: fast, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
-            #expect(difference.isWithinTolerance, "\(c) \(activation) block \(block.map(String.init) ?? "default"): \(difference)")
+            #expect(difference.isWithinTolerance, "\(kernels.name) \(c) \(activation) block \(block.map(String.init) ?? "default"): \(difference)")
         }
     }
 
     /// A 1×1 convolution of parts equals the convolution of their concatenation.
-    @Test(arguments: [[3, 5], [8, 8, 8, 8], [1, 16, 2]])
-    func pointwiseOverPartsEqualsConcatenation(channels: [Int]) {
+    @Test(arguments: [[3, 5], [8, 8, 8, 8], [1, 16, 2]], kernelSetsUnderTest)
+    func pointwiseOverPartsEqualsConcatenation(channels: [Int], kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var generator = SeededGenerator(seed: UInt64(channels.reduce(7) { $0 &* 31 &+ $1 }))
         // 9 × 13, and 32 × 32: planes of 4 KiB, whose blocks are copied row by row before the product.
         for (height, width) in [(9, 13), (32, 32)] {
@@ -80,7 +82,7 @@ import YOLOKernels
             let weights = randomValues(12 * geometry.filterSize, using: &generator), bias = randomValues(12, using: &generator)
             for block in [nil, 5] as [Int?] {
                 let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
-                let fused = convolution(FeatureMap(concatenating: parts))
+                let fused = convolution(FeatureMap(concatenating: parts), kernels: kernels)
                 let reference = ReferenceKernels.convolution(Tensor.concatenatingChannels(parts), geometry: geometry, weights: weights, bias: bias, activation: .silu)
                 let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
                 #expect(difference.isWithinTolerance, "parts \(channels) \(height)×\(width) block \(block.map(String.init) ?? "default"): \(difference)")
@@ -91,8 +93,9 @@ import YOLOKernels
     /// A convolution with a residual added in its epilogue equals the convolution, then the sum,
     /// bit for bit: on the Winograd path (block by block, tile rows ending inside a vector), and on
     /// the others (one pass after the convolution).
-    @Test(arguments: [(8, 8, 3, 1, 1, 37, 70), (16, 16, 3, 1, 1, 20, 20), (12, 12, 1, 1, 1, 9, 13), (6, 6, 3, 2, 1, 14, 22), (5, 5, 3, 1, 5, 9, 27)])
-    func residualInTheEpilogueEqualsTheSumAfter(_ c: (Int, Int, Int, Int, Int, Int, Int)) {
+    @Test(arguments: [(8, 8, 3, 1, 1, 37, 70), (16, 16, 3, 1, 1, 20, 20), (12, 12, 1, 1, 1, 9, 13), (6, 6, 3, 2, 1, 14, 22), (5, 5, 3, 1, 5, 9, 27)], kernelSetsUnderTest)
+    func residualInTheEpilogueEqualsTheSumAfter(_ c: (Int, Int, Int, Int, Int, Int, Int), kernels: KernelSet) {
+        guard runs(kernels) else { return }
         let (inputs, outputs, kernelSize, stride, groups, height, width) = c
         var generator = SeededGenerator(seed: UInt64(inputs &* 31 &+ kernelSize &* 7 &+ height &* 3 &+ width))
         let geometry = ConvolutionGeometry(inputChannels: inputs, outputChannels: outputs, kernelSize: kernelSize, stride: stride, groups: groups)
@@ -101,7 +104,8 @@ import YOLOKernels
         let weights = randomValues(outputs * geometry.filterSize, using: &generator), bias = randomValues(outputs, using: &generator)
         for activation in [Activation.identity, .silu] {
             let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: activation)
-            let fused = convolution(input, adding: residual), separate = convolution(input).adding(residual)
+            let fused = convolution(input, adding: residual, kernels: kernels)
+            let separate = convolution(input, kernels: kernels).adding(residual, kernels: kernels)
             #expect(fused.shape == separate.shape)
             let differing = (0..<fused.count).count { fused.data[$0].bitPattern != separate.data[$0].bitPattern }
             #expect(differing == 0, "\(geometry) \(activation): \(differing) of \(fused.count) results differ")
@@ -118,8 +122,9 @@ import YOLOKernels
     ]
 
     /// A 1×1 convolution of a map with upsampled parts equals the convolution of the map written out.
-    @Test(arguments: upsampledLayouts)
-    func pointwiseOverUpsampledPartsEqualsConvolutionOfTheMapWrittenOut(layout: [[Int]]) {
+    @Test(arguments: upsampledLayouts, kernelSetsUnderTest)
+    func pointwiseOverUpsampledPartsEqualsConvolutionOfTheMapWrittenOut(layout: [[Int]], kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var generator = SeededGenerator(seed: UInt64(layout.flatMap { $0 }.reduce(3) { $0 &* 31 &+ $1 }))
         let (height, width) = (8, 12)
         let map = FeatureMap(concatenating: layout.map { part in
@@ -130,7 +135,7 @@ import YOLOKernels
         let reference = ReferenceKernels.convolution(map.tensor, geometry: geometry, weights: weights, bias: bias, activation: .silu)
         for block in [nil, 5] as [Int?] {
             let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, positionsPerBlock: block)
-            let fused = convolution(map)
+            let fused = convolution(map, kernels: kernels)
             #expect(fused.shape == reference.shape)
             let difference = TensorDifference(actual: fused, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
             #expect(difference.isWithinTolerance, "layout \(layout) block \(block.map(String.init) ?? "default"): \(difference)")

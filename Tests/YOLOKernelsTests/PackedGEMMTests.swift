@@ -18,9 +18,11 @@ import YOLOKernels
 
     static let cases: [Case] = {
         var cases: [Case] = []
-        let lanes = FloatVector.scalarCount
+        // Around whole vectors and tiles of every kernel set's width (8 and 16 floats).
+        var columnCounts: Set<Int> = [1, 5, 70]
+        for lanes in [8, 16] { columnCounts.formUnion([lanes, lanes + 3, 2 * lanes, 2 * lanes + 1, 3 * lanes + 7]) }
         for rows in [1, 8, 13] {
-            for columns in [1, 5, lanes, lanes + 3, 2 * lanes, 2 * lanes + 1, 3 * lanes + 7, 70] {
+            for columns in columnCounts.sorted() {
                 cases.append(Case(rows: rows, columns: columns, pieces: [7], panels: nil))
             }
         }
@@ -32,8 +34,9 @@ import YOLOKernels
         return cases
     }()
 
-    @Test(arguments: cases)
-    func matchesDoublePrecisionProduct(_ c: Case) {
+    @Test(arguments: cases, kernelSetsUnderTest)
+    func matchesDoublePrecisionProduct(_ c: Case, kernels: KernelSet) {
+        guard runs(kernels) else { return }
         let seed = ([c.rows, c.columns, c.panels?.lowerBound ?? -1] + c.pieces).reduce(0) { $0 &* 31 &+ $1 }
         var generator = SeededGenerator(seed: UInt64(bitPattern: Int64(seed)))
         let depth = c.pieces.reduce(0, +)
@@ -81,8 +84,8 @@ import YOLOKernels
                     }
                     pieces.withUnsafeBufferPointer { pieces in
                         result.withUnsafeMutableBufferPointer { result in
-                            packedGEMM(packed, panels: panels, b: pieces, columns: c.columns,
-                                       c: result.baseAddress!, rowStride: cStride, epilogue: mode)
+                            kernels.packedGEMM(packed, panels: panels, b: pieces, columns: c.columns,
+                                               c: result.baseAddress!, rowStride: cStride, epilogue: mode)
                         }
                     }
                 }
@@ -104,8 +107,8 @@ import YOLOKernels
                     worst = max(worst, abs(Double(value) - expected) / bound)
                 }
             }
-            #expect(worst <= 1, "\(c) \(epilogue): error \(worst)× the bound")
-            #expect(outside == 0, "\(c) \(epilogue): \(outside) floats written outside C's rows \(storedRows) and \(c.columns) columns")
+            #expect(worst <= 1, "\(kernels.name) \(c) \(epilogue): error \(worst)× the bound")
+            #expect(outside == 0, "\(kernels.name) \(c) \(epilogue): \(outside) floats written outside C's rows \(storedRows) and \(c.columns) columns")
         }
     }
 
@@ -119,9 +122,11 @@ import YOLOKernels
     }
 
     /// A matrix of some columns shares the panels, and multiplies as the columns packed on their own.
-    @Test func columnsOfAPackedMatrixAreThatSubmatrix() {
+    @Test(arguments: kernelSetsUnderTest)
+    func columnsOfAPackedMatrixAreThatSubmatrix(kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var generator = SeededGenerator(seed: 12)
-        let (rows, depth, columns) = (13, 11, 2 * FloatVector.scalarCount + 3)
+        let (rows, depth, columns) = (13, 11, 2 * kernels.vectorLanes + 3)
         let matrix = randomValues(rows * depth, using: &generator)
         let b = randomValues(depth * columns, using: &generator)
         let packed = matrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: depth) }
@@ -135,8 +140,8 @@ import YOLOKernels
                 var c = [Float](repeating: 0, count: rows * columns)
                 b.withUnsafeBufferPointer { b in
                     c.withUnsafeMutableBufferPointer { c in
-                        packedGEMM(a, panels: 0..<a.panels, b: b.baseAddress! + range.lowerBound * columns, bRowStride: columns,
-                                   columns: columns, c: c.baseAddress!, rowStride: columns, epilogue: .none)
+                        kernels.packedGEMM(a, panels: 0..<a.panels, b: b.baseAddress! + range.lowerBound * columns, bRowStride: columns,
+                                           columns: columns, c: c.baseAddress!, rowStride: columns, epilogue: .none)
                     }
                 }
                 return c

@@ -7,38 +7,44 @@ import YOLOKernels
     /// narrower than a vector, a window wider than the plane, a last vector partly past the plane)
     /// and the window-by-window path for the other geometries.
     @Test(arguments: [(5, 1, 2, 7, 9), (5, 1, 2, 20, 20), (3, 1, 1, 5, 17), (7, 1, 3, 3, 2), (5, 1, 2, 4, 16),
-                      (5, 1, 2, 1, 1), (3, 2, 1, 8, 5), (2, 2, 0, 6, 6), (3, 1, 0, 6, 7)])
-    func maxPoolMatchesReference(kernelSize: Int, stride: Int, padding: Int, height: Int, width: Int) {
+                      (5, 1, 2, 1, 1), (3, 2, 1, 8, 5), (2, 2, 0, 6, 6), (3, 1, 0, 6, 7)], kernelSetsUnderTest)
+    func maxPoolMatchesReference(_ c: (kernelSize: Int, stride: Int, padding: Int, height: Int, width: Int), kernels: KernelSet) {
+        guard runs(kernels) else { return }
+        let (kernelSize, stride, padding, height, width) = c
         var generator = SeededGenerator(seed: UInt64(kernelSize * 1000 + height * 10 + width))
         let input = Tensor.random(shape: [1, 4, height, width], using: &generator)
-        let fast = input.maxPooled(kernelSize: kernelSize, stride: stride, padding: padding)
+        let fast = input.maxPooled(kernelSize: kernelSize, stride: stride, padding: padding, kernels: kernels)
         let reference = ReferenceKernels.maxPool(input, kernelSize: kernelSize, stride: stride, padding: padding)
         #expect(fast.shape == reference.shape)
-        #expect(fast.values == reference.values, "pooling is exact: k\(kernelSize) s\(stride) p\(padding) \(height)×\(width)")
+        #expect(fast.values == reference.values, "\(kernels.name): pooling is exact: k\(kernelSize) s\(stride) p\(padding) \(height)×\(width)")
     }
 
     /// Ties and NaN as the reference takes them, element by element in row-major order: of −0 and
     /// +0 the later one, bit for bit, and a NaN never in place of a number.
-    @Test func maxPoolKeepsTheReferencesTiesAndIgnoresNaN() {
+    @Test(arguments: kernelSetsUnderTest)
+    func maxPoolKeepsTheReferencesTiesAndIgnoresNaN(kernels: KernelSet) {
+        guard runs(kernels) else { return }
         let (height, width) = (6, 9)
         var values = [Float](repeating: -1, count: 2 * height * width)
         for i in stride(from: 0, to: values.count, by: 3) { values[i] = -0.0 }
         for i in stride(from: 1, to: values.count, by: 5) { values[i] = 0.0 }
         for i in stride(from: 2, to: values.count, by: 7) { values[i] = .nan }
         let input = Tensor(shape: [1, 2, height, width], values: values)
-        let fast = input.maxPooled(kernelSize: 5, padding: 2)
+        let fast = input.maxPooled(kernelSize: 5, padding: 2, kernels: kernels)
         let reference = ReferenceKernels.maxPool(input, kernelSize: 5, stride: 1, padding: 2)
         #expect(fast.values.map(\.bitPattern) == reference.values.map(\.bitPattern))
         #expect(reference.values.contains { $0 == 0 && $0.sign == .minus } && reference.values.contains { $0 == 0 && $0.sign == .plus })
     }
 
     /// Against the definition, at widths with and without whole vectors and a tail.
-    @Test(arguments: [(1, 3), (2, 3), (2, 8), (2, 19), (3, 5)])
-    func upsampleNearestCopiesEachPixelIntoABlock(factor: Int, width: Int) {
+    @Test(arguments: [(1, 3), (2, 3), (2, 8), (2, 19), (3, 5), (2, 33)], kernelSetsUnderTest)
+    func upsampleNearestCopiesEachPixelIntoABlock(_ c: (factor: Int, width: Int), kernels: KernelSet) {
+        guard runs(kernels) else { return }
+        let (factor, width) = c
         var generator = SeededGenerator(seed: UInt64(factor * 100 + width))
         let input = Tensor.random(shape: [1, 3, 4, width], using: &generator)
-        let output = input.upsampledNearest(factor: factor)
-        #expect(output.shape == [1, 3, 4 * factor, width * factor])
+        let output = Tensor(shape: [1, 3, 4 * factor, width * factor])
+        kernels.upsampleNearest(input.data, channels: 3, height: 4, width: width, factor: factor, into: output.data)
         var mismatches = 0
         for c in 0..<3 {
             for y in 0..<(4 * factor) {
@@ -47,7 +53,7 @@ import YOLOKernels
                 }
             }
         }
-        #expect(mismatches == 0, "factor \(factor), width \(width)")
+        #expect(mismatches == 0, "\(kernels.name): factor \(factor), width \(width)")
     }
 
     /// A map of upsampled and plain parts, written out, is the parts upsampled and concatenated.
@@ -76,22 +82,25 @@ import YOLOKernels
         #expect(joined.channels(3..<5).values == b.values)
     }
 
-    @Test func softmaxRowsSumToOneAndKeepOrder() {
+    @Test(arguments: kernelSetsUnderTest)
+    func softmaxRowsSumToOneAndKeepOrder(kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var values: [Float] = [1, 2, 3, 1000, 1000, -1000]
-        values.withUnsafeMutableBufferPointer { softmaxRowsInPlace($0.baseAddress!, rows: 2, columns: 3) }
+        values.withUnsafeMutableBufferPointer { kernels.softmaxRowsInPlace($0.baseAddress!, rows: 2, columns: 3) }
         #expect(abs(values[0..<3].reduce(0, +) - 1) < 1e-6)
         #expect(values[0] < values[1] && values[1] < values[2])
         #expect(abs(values[2] - 0.66524096) < 1e-6)
         #expect(abs(values[3] - 0.5) < 1e-6 && abs(values[4] - 0.5) < 1e-6 && values[5] == 0)
     }
 
-    @Test(arguments: [1, 7, 8, 37, 400])
-    func softmaxMatchesTheDefinitionInDoublePrecision(columns: Int) {
+    @Test(arguments: [1, 7, 8, 37, 400], kernelSetsUnderTest)
+    func softmaxMatchesTheDefinitionInDoublePrecision(columns: Int, kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var generator = SeededGenerator(seed: UInt64(columns))
         let rows = 3
         let input = randomValues(rows * columns, in: -40...40, using: &generator)
         var values = input
-        values.withUnsafeMutableBufferPointer { softmaxRowsInPlace($0.baseAddress!, rows: rows, columns: columns) }
+        values.withUnsafeMutableBufferPointer { kernels.softmaxRowsInPlace($0.baseAddress!, rows: rows, columns: columns) }
         for r in 0..<rows {
             // The differences to the row maximum as the kernel forms them, in Float (their rounding
             // is the input's, ~2^-18 relative at |x − max| ≈ 80); all the rest in Double.
@@ -102,18 +111,22 @@ import YOLOKernels
             for (j, difference) in differences.enumerated() {
                 let expected = exp(difference) / sum
                 #expect(abs(Double(values[r * columns + j]) - expected) <= 1e-6 * max(expected, 1e-30),
-                        "row \(r) column \(j) of \(columns)")
+                        "\(kernels.name): row \(r) column \(j) of \(columns)")
             }
         }
     }
 
-    @Test func siluAndSigmoidMatchTheirDefinitions() {
+    @Test(arguments: kernelSetsUnderTest)
+    func siluAndSigmoidMatchTheirDefinitions(kernels: KernelSet) {
+        guard runs(kernels) else { return }
         var values: [Float] = [-20, -1, 0, 0.5, 3, 20]
         let expected = values.map { Double($0) / (1 + exp(-Double($0))) }
-        values.withUnsafeMutableBufferPointer { siluInPlace($0.baseAddress!, count: $0.count) }
+        values.withUnsafeMutableBufferPointer { kernels.addBiasAndActivate($0.baseAddress!, count: $0.count, bias: 0, activation: .silu) }
         for (value, reference) in zip(values, expected) { #expect(abs(Double(value) - reference) <= 1e-6 * max(1, abs(reference))) }
-        #expect(sigmoid(0) == 0.5)
-        #expect(abs(sigmoid(2) - 0.880797) < 1e-6)
+        var sigmoids: [Float] = [0, 2]
+        sigmoids.withUnsafeMutableBufferPointer { kernels.sigmoid($0.baseAddress!, count: 2, into: $0.baseAddress!) }
+        #expect(sigmoids[0] == 0.5)
+        #expect(abs(sigmoids[1] - 0.880797) < 1e-6)
     }
 
     @Test func sgemmComputesRowMajorProductsWithTransposes() {
