@@ -68,6 +68,13 @@ test-swift:
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
 
+## The package under Examples/consumer built as a user's package is, by version against a tagged
+## clone, with a plain `swift build -c release`: it must find bus.jpg's objects within 1.15x of
+## swift-yolo's time per image.
+.PHONY: consumer-check
+consumer-check: deps weights release
+	Examples/consumer/check.sh
+
 ## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
 	.build/release/swift-yolo detect --model $(WEIGHTS) --save out $(IMAGES)/bus.jpg

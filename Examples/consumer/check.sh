@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds this consumer package as a user's package would be built: against a tagged clone of the
+# repository, by version, with a plain `swift build -c release`; then checks that it finds bus.jpg's
+# bus and that its time per image is within 1.15x of `swift-yolo detect` built by `make release`
+# (medians over alternating runs). Needs `make weights` and `make release` first (`make consumer-check`).
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(cd ../.. && pwd)
+IMAGE=$ROOT/../shared/images/bus.jpg
+MODEL=$ROOT/Weights/yolo11n.swyolo
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# The committed tree, tagged, as a registry of versions would hand it out.
+git clone --quiet "$ROOT" "$WORK/SwiftYOLO"
+git -C "$WORK/SwiftYOLO" tag 0.1.0
+SWIFTYOLO_URL="file://$WORK/SwiftYOLO" SWIFTYOLO_VERSION=0.1.0 \
+    swift build -c release --package-path . --scratch-path "$WORK/build" >"$WORK/build.log" 2>&1 \
+    || { cat "$WORK/build.log"; echo "consumer-check: the consumer package did not build"; exit 1; }
+CONSUMER=$WORK/build/release/consumer
+
+"$CONSUMER" "$MODEL" "$IMAGE" | grep -q ": 5 detections in .* ms: bus 0.93" \
+    || { "$CONSUMER" "$MODEL" "$IMAGE"; echo "consumer-check: the consumer did not find bus.jpg's bus and four people"; exit 1; }
+
+# Time per image, in alternation: the consumer's Detector.detect(imageAt:) against detect's "total".
+IMAGES=$(for _ in $(seq 8); do printf '%s ' "$IMAGE"; done)
+consumer_ms=() cli_ms=()
+for _ in 1 2 3; do
+    # shellcheck disable=SC2086
+    consumer_ms+=($("$CONSUMER" "$MODEL" $IMAGES | tail -n +2 | sed 's/.* in \([0-9.]*\) ms.*/\1/'))
+    # shellcheck disable=SC2086
+    cli_ms+=($("$ROOT/.build/release/swift-yolo" detect --json --model "$MODEL" $IMAGES | tail -n +2 | sed 's/.*"total": \([0-9.]*\).*/\1/'))
+done
+python3 - "${consumer_ms[*]}" "${cli_ms[*]}" <<'PY'
+import statistics, sys
+consumer = [float(x) for x in sys.argv[1].split()]
+cli = [float(x) for x in sys.argv[2].split()]
+c, m = statistics.median(consumer), statistics.median(cli)
+print(f"consumer-check: the consumer package (by version, plain swift build -c release) {c:.1f} ms per image, "
+      f"make release's swift-yolo {m:.1f} ms: {c / m:.2f}x (bound 1.15x)")
+sys.exit(0 if c <= 1.15 * m else 1)
+PY
