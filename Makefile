@@ -107,7 +107,7 @@ golden:
 ## .build-static/release/swift-yolo, dist/ gets it stripped. The build log goes to
 ## .build-static/build.log, shown in full if the build fails. glibc warns at the link that
 ## getpwnam, getaddrinfo, dlopen and the like would need its shared libraries at run time: Foundation
-## and the Swift runtime link them, detect and video never call them (the chroot check proves it).
+## and the Swift runtime link them, and detect never calls them (the chroot check proves it).
 ## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
 ## The static archives come from the -dev packages: libopenblas.a (libopenblas-pthread-dev, through
 ## libopenblas-dev; its sgemm needs no libgfortran), libpng16.a, libjpeg.a, libz.a, libc.a.
@@ -123,17 +123,18 @@ static-deps:
 
 $(STATIC_SHIM): tools/static/proc_free_runtime.c
 	@mkdir -p $(@D)
-	$(STATIC_CC) -O2 -Wall -Werror -c $< -o $@
+	@$(STATIC_CC) -O2 -Wall -Werror -c $< -o $@
 	@rm -f $(STATIC_SCRATCH)/release/swift-yolo  # SwiftPM does not see this input: relink
 
+# Silent on success when it is only a prerequisite (static-check prints the size); `make static` says more.
+STATIC_SAY = $(if $(filter static,$(MAKECMDGOALS)),echo,:)
 static: static-deps $(STATIC_SHIM)
-	@echo "building dist/swift-yolo (release, statically linked; log: $(STATIC_SCRATCH)/build.log)"
+	@$(STATIC_SAY) "building dist/swift-yolo (release, statically linked; log: $(STATIC_SCRATCH)/build.log)"
 	@swift build $(STATIC_BUILD_FLAGS) >$(STATIC_SCRATCH)/build.log 2>&1 || { cat $(STATIC_SCRATCH)/build.log; exit 1; }
 	@mkdir -p dist
 	@strip -o dist/swift-yolo.tmp $(STATIC_SCRATCH)/release/swift-yolo && mv -f dist/swift-yolo.tmp dist/swift-yolo
 	@ldd dist/swift-yolo 2>&1 | grep -q "not a dynamic executable" || { echo "error: dist/swift-yolo is not static:"; ldd dist/swift-yolo; exit 1; }
-	@echo "dist/swift-yolo: statically linked, $$(du -m dist/swift-yolo | cut -f1) MiB;" \
-	  "$$(grep -c 'in statically linked applications requires at runtime' $(STATIC_SCRATCH)/build.log || true) glibc static-link warnings in the log"
+	@size=$$(stat -c %s dist/swift-yolo); $(STATIC_SAY) "dist/swift-yolo: statically linked, $$((size / 1000000)).$$((size / 100000 % 10)) MB"
 
 ## dist/swift-yolo in an empty chroot (root only): tools/static-check.sh.
 static-check: static weights
