@@ -18,9 +18,10 @@ import YOLOKernels
 
     static let cases: [Case] = {
         var cases: [Case] = []
-        // Around whole vectors and tiles of every kernel set's width (8 and 16 floats).
+        // Around whole vectors and tiles of every kernel set's width (8 and 16 floats; tiles of 2 or
+        // 3 vectors).
         var columnCounts: Set<Int> = [1, 5, 70]
-        for lanes in [8, 16] { columnCounts.formUnion([lanes, lanes + 3, 2 * lanes, 2 * lanes + 1, 3 * lanes + 7]) }
+        for lanes in [8, 16] { columnCounts.formUnion([lanes, lanes + 3, 2 * lanes, 2 * lanes + 1, 3 * lanes, 3 * lanes + 7, 6 * lanes + 1]) }
         for rows in [1, 8, 13] {
             for columns in columnCounts.sorted() {
                 cases.append(Case(rows: rows, columns: columns, pieces: [7], panels: nil))
