@@ -11,8 +11,10 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Detect objects in images: a table, JSON Lines, or annotated pictures.",
         discussion: """
-            Each IMAGE is a PNG or JPEG file; each DIR contributes its .png/.jpg/.jpeg files in name order. \
-            The model is loaded once for all of them. Options follow Ultralytics' predict arguments and \
+            Each IMAGE is a PNG or JPEG file; each DIR contributes its .png/.jpg/.jpeg files in name order; \
+            - reads image paths from standard input, one per line, as they arrive (a long-lived process \
+            for xargs, GNU parallel or Spark's RDD.pipe: one JSON line per image as soon as it is done, \
+            in input order, in bounded memory). The model is loaded once for all of them. Options follow Ultralytics' predict arguments and \
             default to its values, so the detections match `YOLO(model).predict(...)`.
 
             An image that fails (missing, corrupt, truncated, unsupported, too large) is reported and the \
@@ -36,7 +38,8 @@ struct DetectCommand: ParsableCommand {
               swift-yolo detect --format array dice.png
             """)
 
-    @Argument(help: ArgumentHelp("Image files (PNG, JPEG) and directories of them.", valueName: "image|dir"))
+    @Argument(help: ArgumentHelp("Image files (PNG, JPEG), directories of them, and - to read paths from standard input, one per line.",
+                                 valueName: "image|dir|-"))
     var inputs: [String]
 
     @OptionGroup var options: DetectionArguments
@@ -58,19 +61,21 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         let detector = try options.makeDetector()
-        let images = try collectImages()
+        let images = ImageInputs(arguments: inputs)
+        let total = images.knownCount
         try options.createSaveDirectory()
         let format = outputFormat, json = format != "table"
-        let showsProgress = !json && images.count > 1 && isatty(STDERR_FILENO) != 0
+        let showsProgress = !json && (total ?? 2) > 1 && isatty(STDERR_FILENO) != 0
+        let ofTotal = total.map { " of \($0)" } ?? ""
         var failures = 0
         var done = 0
-        for (number, image) in images.enumerated() {
+        for image in images {
             if let signal = Interruption.signal {
                 if showsProgress { StandardStreams.clearProgress() }
-                StandardStreams.message("interrupted by signal \(signal) after \(done) of \(images.count) image(s)")
+                StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
                 throw Interrupted(signal: signal)
             }
-            if showsProgress { StandardStreams.progress("[\(number + 1)/\(images.count)] \(image)") }
+            if showsProgress { StandardStreams.progress("[\(done + 1)\(total.map { "/\($0)" } ?? "")] \(image)") }
             let line: String
             do {
                 let (result, rotations) = try detect(image, with: detector)
@@ -93,8 +98,13 @@ struct DetectCommand: ParsableCommand {
             done += 1
         }
         if showsProgress { StandardStreams.clearProgress() }
+        if let signal = Interruption.signal, total.map({ done < $0 }) ?? true {
+            // Standard input ended because a signal interrupted its read.
+            StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
+            throw Interrupted(signal: signal)
+        }
         if failures > 0 {
-            if !json { StandardStreams.message("\(failures) of \(images.count) image(s) failed") }
+            if !json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
             throw ExitCode(ExitStatus.someInputsFailed)
         }
     }
@@ -108,32 +118,6 @@ struct DetectCommand: ParsableCommand {
                                      imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
                                      inputHeight: input?.inputHeight ?? 0, timings: merged.timings)
         return (result, merged.detections.map(\.rotation))
-    }
-
-    /// The image files named on the command line, directories expanded to their images in name
-    /// order. A FIFO, device or directory named like an image inside a directory is passed over with
-    /// a warning; one named on the command line fails as that image.
-    private func collectImages() throws -> [String] {
-        var images: [String] = []
-        for input in inputs {
-            guard Directory.exists(input) else {
-                images.append(input)  // a missing or unreadable file is reported with the other failures
-                continue
-            }
-            let entries: [Directory.Entry]
-            do {
-                entries = try Directory.entries(of: input).filter { ImageFormat.hasImageExtension($0.name) }
-            } catch {
-                throw CommandFailure.failed("\(error)")
-            }
-            for entry in entries where !entry.isRegularFile {
-                StandardStreams.message("warning: skipping '\(Directory.appending(entry.name, to: input))': \(entry.otherKind ?? "")")
-            }
-            let found = entries.filter(\.isRegularFile)
-            if found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(input)'") }
-            images += found.map { Directory.appending($0.name, to: input) }
-        }
-        return images
     }
 
     /// Draws the detections on the image and writes `<dir>/<name>.png`, or `<name>_2.png`, … when

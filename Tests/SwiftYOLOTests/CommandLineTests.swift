@@ -171,4 +171,38 @@ import TestSupport
         let mismatched = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"])
         #expect(mismatched.status != 0, "the reference model does not reproduce a random model's golden tensors")
     }
+
+    /// `detect --json -` answers each path of standard input as it arrives: the first line is out
+    /// before the second path is written (a long-lived worker for xargs, parallel or RDD.pipe).
+    @Test func pipeModeAnswersEachPathAsItArrives() throws {
+        let process = Process()
+        process.executableURL = Self.swiftYOLOExecutable
+        process.arguments = ["detect", "--json", "--imgsz", "320", "-"]
+        process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_YOLO_MODEL"] = try Fixtures.referenceWeights()
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        input.fileHandleForWriting.write(Data("\(Self.bus)\n".utf8))
+        var received = Data()
+        while !received.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        let first = try Self.jsonObject(String(decoding: received.prefix { $0 != 0x0A }, as: UTF8.self))
+        #expect(first["image"] as? String == Self.bus, "the first answer came before the second path was written")
+        input.fileHandleForWriting.write(Data("\n\(Self.zidane)\r\n/nonexistent.jpg".utf8))  // an empty line, CRLF, no final newline
+        try input.fileHandleForWriting.close()
+        received += output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(try lines.map { try Self.jsonObject($0)["image"] as? String } == [Self.bus, Self.zidane, "/nonexistent.jpg"])
+        #expect(process.terminationStatus == 1, "one path failed")
+    }
 }

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import YOLOFileSystem
+import YOLOImage
+
+/// The images `detect` runs on, in order, produced as they are reached: each argument a file, a
+/// directory (its `.png`/`.jpg`/`.jpeg` regular files in name order; other entries named like
+/// images are passed over with a warning), or `-`, standard input read one path per line as the
+/// lines arrive, so that a list of any length runs in bounded memory and a pipe sees each result as
+/// soon as it is done. Paths keep their bytes (`PathEncoding`).
+struct ImageInputs: Sequence {
+    let arguments: [String]
+
+    /// How many images there are, when no argument is `-` (directories are listed to count them).
+    var knownCount: Int? {
+        guard !arguments.contains("-") else { return nil }
+        return arguments.reduce(0) { $0 + (Directory.exists($1) ? ImageInputs.images(in: $1, warn: false).count : 1) }
+    }
+
+    func makeIterator() -> Iterator { Iterator(arguments: arguments[...]) }
+
+    struct Iterator: IteratorProtocol {
+        var arguments: ArraySlice<String>
+        var pending: ArraySlice<String> = []
+        var standardInput: StandardInputLines?
+
+        mutating func next() -> String? {
+            while true {
+                if let path = pending.popFirst() { return path }
+                if let reader = standardInput {
+                    if let line = reader.next() {
+                        if !line.isEmpty { pending = ImageInputs.expand(line) }
+                        continue
+                    }
+                    standardInput = nil
+                }
+                guard let argument = arguments.popFirst() else { return nil }
+                if argument == "-" {
+                    standardInput = StandardInputLines()
+                } else {
+                    pending = ImageInputs.expand(argument)
+                }
+            }
+        }
+    }
+
+    /// A directory's images, or the path itself (a missing file is reported with the failures).
+    static func expand(_ path: String) -> ArraySlice<String> {
+        Directory.exists(path) ? images(in: path, warn: true)[...] : [path]
+    }
+
+    static func images(in directory: String, warn: Bool) -> [String] {
+        let entries: [Directory.Entry]
+        do {
+            entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
+        } catch {
+            if warn { StandardStreams.message("warning: \(error)") }
+            return []
+        }
+        if warn {
+            for entry in entries where !entry.isRegularFile {
+                StandardStreams.message("warning: skipping '\(Directory.appending(entry.name, to: directory))': \(entry.otherKind ?? "")")
+            }
+        }
+        let found = entries.filter(\.isRegularFile)
+        if warn && found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(directory)'") }
+        return found.map { Directory.appending($0.name, to: directory) }
+    }
+}
+
+/// Lines of standard input, one at a time, byte for byte (a trailing `\r` dropped); ends at the end
+/// of the input, on a read error, or when SIGINT or SIGTERM interrupts a read.
+final class StandardInputLines {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    func next() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var line = buffer[start..<newline]
+                start = newline + 1
+                if line.last == 0x0D { line = line.dropLast() }
+                return PathEncoding.string(fromFileSystem: line)
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return PathEncoding.string(fromFileSystem: buffer[start...])
+            }
+            buffer.removeSubrange(..<start)
+            start = 0
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer += chunk[..<count]
+            } else if count == 0 || errno != EINTR || Interruption.signal != nil {
+                ended = true
+            }
+        }
+    }
+}
