@@ -23,6 +23,7 @@ struct SwiftYOLOCommand: ParsableCommand {
 
             \(ExitStatus.help)
             """,
+        version: VersionInfo.text,
         subcommands: [DetectCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
 
     /// Parses the command line byte for byte (`PathEncoding`), runs the command, and turns every
