@@ -15,6 +15,3 @@ typealias FloatVector = SIMD8<Float>
 /// `a · b + c`, lane by lane, rounded once (`vfmadd`).
 @inline(__always) func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { c.addingProduct(a, b) }
 @inline(__always) func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { c.addingProduct(a, b) }
-
-/// Vectors across the GEMM micro-kernel's tile: three, so that a 4-row pass holds 12 accumulators.
-@inline(__always) var microkernelVectors: Int { 3 }

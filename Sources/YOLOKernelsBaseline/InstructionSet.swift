@@ -26,6 +26,3 @@ typealias FloatVector = SIMD8<Float>
 @inline(__always) func multiplyAdd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> { a * b + c }
 @inline(__always) func multiplyAdd(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> { a * b + c }
 #endif
-
-/// Vectors across the GEMM micro-kernel's tile.
-@inline(__always) var microkernelVectors: Int { 2 }

@@ -98,7 +98,7 @@ extension Convolution {
     /// GEMM's column tiles each.
     private func blockSize(depth: Int, planeSize: Int) -> Int {
         if let positionsPerBlock { return max(1, min(planeSize, positionsPerBlock)) }
-        let tile = microkernelVectors * FloatVector.scalarCount
+        let tile = 2 * FloatVector.scalarCount
         let preferred = max(256, (64 << 10) / max(depth, 1) / tile * tile)
         let blocks = (planeSize + preferred - 1) / preferred
         return max(1, min(planeSize, ((planeSize + blocks - 1) / blocks + tile - 1) / tile * tile))

@@ -46,22 +46,21 @@ func packedGEMM(
                 siluInPlace(rows: rows, columns: columns, of: c, rowStride: rowStride)
             }
         }
-        let tileColumns = microkernelVectors * lanes
-        let wholeTiles = columns / tileColumns * tileColumns
+        let wholeTiles = columns / (2 * lanes) * (2 * lanes)
         for panel in panels {
             // The first panel is the first to read this block of B: it asks for the next tile's lines.
             let prefetching = prefetchingB && panel == panels.lowerBound
             var column = 0
             while column < wholeTiles {
-                multiplyPanelByTile(panelStart(panel), b, column: column,
-                                    into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
-                                    firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue,
-                                    prefetching: prefetching)
-                column += tileColumns
+                multiplyPanelByTwoVectors(panelStart(panel), b, column: column,
+                                          into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
+                                          firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue,
+                                          prefetching: prefetching)
+                column += 2 * lanes
             }
         }
         var column = wholeTiles
-        while column + lanes <= columns {
+        if column + lanes <= columns {
             for panel in panels {
                 multiplyPanelByVector(panelStart(panel), b, column: column, into: c + panel * panelRows * rowStride + column,
                                       rowStride: rowStride, firstRow: panel * panelRows, rows: storedRows(panel),
@@ -107,30 +106,27 @@ func packedGEMM(
     }
 }
 
-/// One 8-row panel of `A` times one tile of `microkernelVectors · lanes` columns of `B`, into 8 rows
-/// of `C` (the first `rows` of them stored), in passes of `microkernelRows` rows. The kernel set
-/// fixes the tile to fill its registers with accumulators beside the loads: with 32 registers, 8
-/// rows × 2 vectors in one pass; with 16, two passes of 4 rows × 3 vectors (12 accumulators, 3
-/// loads of `B` and a broadcast of `A` per step: 12 multiply-adds for 7 loads, where 4 × 2 does 8
-/// for 6).
+/// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
+/// of them stored), in passes of `microkernelRows` rows (the kernel set's: 8 where 32 registers hold
+/// 16 accumulators beside the loads, else 4).
 @inline(__always)
-private func multiplyPanelByTile(
+private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
     prefetching: Bool
 ) {
-    multiplyRowsByTile(panel, b, column: column, into: c, rowStride: rowStride,
-                       firstRow: firstRow, rows: rows, epilogue: epilogue, prefetching: prefetching)
+    multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
+                             firstRow: firstRow, rows: rows, epilogue: epilogue, prefetching: prefetching)
     guard microkernelRows == 4, rows > 4 else { return }
-    multiplyRowsByTile(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
-                       firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetching: prefetching)
+    multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
+                             firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetching: prefetching)
 }
 
-/// One pass of `multiplyPanelByTile`: the panel's `microkernelRows` rows from `panel` (a step is
-/// `PackedMatrix.panelRows` floats) times the tile's columns of `B`, the first `rows` of them stored.
-/// (Three vectors run with 4 rows only: 8 × 3 would not fit even 32 registers beside the loads.)
+/// One pass of `multiplyPanelByTwoVectors`: the panel's `microkernelRows` rows from `panel` (a
+/// step is `PackedMatrix.panelRows` floats) times `2 · lanes` columns of `B`, the first
+/// `rows` of them stored.
 @inline(__always)
-private func multiplyRowsByTile(
+private func multiplyRowsByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
     prefetching: Bool
@@ -139,25 +135,13 @@ private func multiplyRowsByTile(
     var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
     var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
     var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
-    var c02 = FloatVector(), c12 = FloatVector(), c22 = FloatVector(), c32 = FloatVector()
-    let lanes = FloatVector.scalarCount, vectorBytes = lanes * MemoryLayout<Float>.stride
-    let threeVectors = microkernelVectors == 3 && microkernelRows == 4
+    let lanes = FloatVector.scalarCount
     forEachStep(panel, b, column: column) { a, row in
         let b0 = row.loadUnaligned(as: FloatVector.self)
-        let b1 = row.loadUnaligned(fromByteOffset: vectorBytes, as: FloatVector.self)
+        let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
         if prefetching {
-            // The next tile's lines.
-            for offset in stride(from: microkernelVectors * vectorBytes, to: 2 * microkernelVectors * vectorBytes, by: 64) {
-                prefetchLine(row + offset)
-            }
-        }
-        if threeVectors {
-            let b2 = row.loadUnaligned(fromByteOffset: 2 * vectorBytes, as: FloatVector.self)
-            var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01); c02 = multiplyAdd(w, b2, c02)
-            w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11); c12 = multiplyAdd(w, b2, c12)
-            w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21); c22 = multiplyAdd(w, b2, c22)
-            w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31); c32 = multiplyAdd(w, b2, c32)
-            return
+            prefetchLine(row + 2 * lanes * MemoryLayout<Float>.stride)
+            prefetchLine(row + 3 * lanes * MemoryLayout<Float>.stride)
         }
         var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
         w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
@@ -169,16 +153,11 @@ private func multiplyRowsByTile(
         w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
         w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
     }
-    @inline(__always) func store(_ r: Int, _ vectors: FloatVector...) {
+    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
         guard r < rows else { return }
         let destination = c + r * rowStride
-        for (k, values) in vectors.enumerated() {
-            storeResult(values, row: firstRow + r, into: destination + k * lanes, columns: lanes, epilogue: epilogue)
-        }
-    }
-    if threeVectors {
-        store(0, c00, c01, c02); store(1, c10, c11, c12); store(2, c20, c21, c22); store(3, c30, c31, c32)
-        return
+        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
+        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
     }
     store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
     guard microkernelRows == 8 else { return }
