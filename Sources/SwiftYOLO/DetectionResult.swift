@@ -1,7 +1,7 @@
 import YOLODetect
 
 /// What one image gave: its detections (boxes in original-image pixels) and where the time went.
-public struct DetectionResult: Sendable {
+public struct DetectionResult: Sendable, Equatable, Codable {
     public let detections: [Detection]
     /// The image as decoded (after EXIF orientation).
     public let imageWidth: Int
@@ -23,7 +23,7 @@ public struct DetectionResult: Sendable {
 }
 
 /// Milliseconds spent in each stage of one detection.
-public struct StageTimings: Sendable, Equatable {
+public struct StageTimings: Sendable, Equatable, Codable {
     public var decode: Double = 0
     public var preprocess: Double = 0
     public var inference: Double = 0

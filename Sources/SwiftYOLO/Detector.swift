@@ -1,3 +1,4 @@
+import Foundation
 import YOLODetect
 import YOLOImage
 import YOLOModel
@@ -34,12 +35,29 @@ public final class Detector: Sendable {
         try self.init(model: DetectionModel(path: modelPath), labels: labels, options: options, decoder: decoder)
     }
 
+    /// Loads the weights file at `url` (a file URL).
+    public convenience init(contentsOf url: URL, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
+                            decoder: ImageDecoder = ImageDecoder()) throws {
+        guard url.isFileURL else { throw DetectorError.invalidOptions(reason: "\(url) is not a file URL") }
+        try self.init(modelPath: url.path, labels: labels, options: options, decoder: decoder)
+    }
+
     /// Wraps a loaded model (several detectors with different options can share one).
     public init(model: DetectionModel, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
                 decoder: ImageDecoder = ImageDecoder()) throws {
         if let labels, labels.count != model.classCount {
             throw DetectorError.invalidOptions(reason: "\(labels.count) labels for a model of \(model.classCount) classes")
         }
+        try Self.validate(options, for: model)
+        self.model = model
+        self.labels = labels ?? LabelMap(names: model.classNames)
+        self.options = options
+        self.decoder = decoder
+    }
+
+    /// Throws unless `options` suit `model`: a positive image size up to `maximumInputSide`, class
+    /// ids the model has.
+    static func validate(_ options: DetectionOptions, for model: DetectionModel) throws {
         guard options.imageSize > 0 else { throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is not positive") }
         guard options.imageSize <= Self.maximumInputSide else {
             throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is over the largest input side, \(Self.maximumInputSide)")
@@ -52,39 +70,50 @@ public final class Detector: Sendable {
         if let classes = options.classes, let bad = classes.first(where: { !(0..<model.classCount).contains($0) }) {
             throw DetectorError.invalidOptions(reason: "class id \(bad) is outside 0..<\(model.classCount)")
         }
-        self.model = model
-        self.labels = labels ?? LabelMap(names: model.classNames)
-        self.options = options
-        self.decoder = decoder
+        guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.iouThreshold) else {
+            throw DetectorError.invalidOptions(reason: "thresholds must lie in [0, 1]: confidence \(options.confidenceThreshold), IoU \(options.iouThreshold)")
+        }
+        guard options.maxDetections >= 1 else { throw DetectorError.invalidOptions(reason: "max detections \(options.maxDetections) is below 1") }
     }
 
-    /// The detections in the image file at `path`, boxes in its pixels.
-    public func detect(imageAt path: String) throws -> [Detection] {
-        try run(imageAt: path).detections
+    /// The detections in the image file at `path`, boxes in its pixels; `options` for this call only
+    /// (default: the detector's).
+    public func detect(imageAt path: String, options: DetectionOptions? = nil) throws -> [Detection] {
+        try run(imageAt: path, options: options).detections
+    }
+
+    /// The detections in the image file at `url`.
+    public func detect(contentsOf url: URL, options: DetectionOptions? = nil) throws -> [Detection] {
+        guard url.isFileURL else { throw DetectorError.invalidOptions(reason: "\(url) is not a file URL") }
+        return try run(imageAt: url.path, options: options).detections
     }
 
     /// The detections in an RGB image given as interleaved 8-bit pixels (`width · height · 3` bytes,
     /// row-major, no padding), boxes in its pixels.
-    public func detect(pixels: [UInt8], width: Int, height: Int) throws -> [Detection] {
+    public func detect(pixels: [UInt8], width: Int, height: Int, options: DetectionOptions? = nil) throws -> [Detection] {
         guard width > 0, height > 0, width <= decoder.maxPixels / max(height, 1) else {
             throw DetectorError.invalidPixels(reason: "size \(width)×\(height) is empty or over the \(decoder.maxPixels)-pixel limit")
         }
         guard pixels.count == width * height * 3 else {
             throw DetectorError.invalidPixels(reason: "\(pixels.count) bytes for \(width)×\(height) RGB (needs \(width * height * 3))")
         }
-        return try run(RGBImage(width: width, height: height, pixels: pixels)).detections
+        return try run(RGBImage(width: width, height: height, pixels: pixels), options: options).detections
     }
 
-    /// Decodes the image file at `path` and detects in it, with timings.
-    public func run(imageAt path: String) throws -> DetectionResult {
+    /// Decodes the image file at `path` and detects in it, with timings; `options` for this call only.
+    public func run(imageAt path: String, options: DetectionOptions? = nil) throws -> DetectionResult {
         var timings = StageTimings()
         let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
-        return try run(image, timings: timings)
+        return try run(image, options: options, decodeTime: timings.decode)
     }
 
-    /// Detects in a decoded image, with timings.
-    public func run(_ image: RGBImage, timings: StageTimings = StageTimings()) throws -> DetectionResult {
-        var timings = timings
+    /// Detects in a decoded image, with timings; `options` for this call only (default: the
+    /// detector's); `decodeTime` is reported as the decode stage's milliseconds.
+    public func run(_ image: RGBImage, options: DetectionOptions? = nil, decodeTime: Double = 0) throws -> DetectionResult {
+        let options = options ?? self.options
+        if options != self.options { try Self.validate(options, for: model) }
+        var timings = StageTimings()
+        timings.decode = decodeTime
         let stride = model.maximumStride
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride))

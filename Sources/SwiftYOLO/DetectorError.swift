@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why `Detector` refused an input that the lower layers never saw.
 public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPixels(reason: String)
@@ -13,4 +15,9 @@ public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
             "a \(width)×\(height) input needs about \(planned >> 20) MB for activations, over the memory limit of \(limit >> 20) MB"
         }
     }
+}
+
+extension DetectorError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

@@ -15,18 +15,20 @@ extension Detector {
         var total = timings
         var passes: [(rotation: Rotation, result: DetectionResult)] = []
         for rotation in rotations {
-            var turnTime = StageTimings()
-            let turned = measure(&turnTime.preprocess) { rotation.rotate(image) }
-            let result = try run(turned, timings: turnTime)
+            var turnTime = 0.0
+            let turned = measure(&turnTime) { rotation.rotate(image) }
+            let result = try run(turned)
+            var passTimings = result.timings
+            passTimings.preprocess += turnTime  // turning the image is part of preparing it
             let mapped = result.detections.map { d in
                 d.mapped { rotation.mapToOriginal($0, originalWidth: image.width, originalHeight: image.height) }
             }
             passes.append((rotation, DetectionResult(detections: mapped, imageWidth: image.width, imageHeight: image.height,
                                                      inputWidth: result.inputWidth, inputHeight: result.inputHeight,
-                                                     timings: result.timings)))
-            total.preprocess += result.timings.preprocess
-            total.inference += result.timings.inference
-            total.postprocess += result.timings.postprocess
+                                                     timings: passTimings)))
+            total.preprocess += passTimings.preprocess
+            total.inference += passTimings.inference
+            total.postprocess += passTimings.postprocess
         }
         let merged: [RotatedDetection]
         if passes.count == 1, let only = passes.first {

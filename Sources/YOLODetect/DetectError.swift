@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why post-processing or a label/class specification was refused. Each description names the
 /// offending input and says what would be accepted.
 public enum DetectError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -36,4 +38,9 @@ public enum DetectError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid class list '\(spec)': \(reason)"
         }
     }
+}
+
+extension DetectError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a file could not be read, listed, created or written. Every case names the path and says
 /// what is wrong in words (never a bare error code).
 public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -18,4 +20,9 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unwritable(path, reason): "cannot write '\(path)': \(reason)"
         }
     }
+}
+
+extension FileSystemError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

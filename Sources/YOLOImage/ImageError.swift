@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an image could not be read, decoded or written. Every case names the file (or, for
 /// in-memory data, the name the caller gave it) and says what is wrong in its `description`.
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -53,4 +55,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot write '\(file)': \(reason)"
         }
     }
+}
+
+extension ImageError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a model cannot be built from a weights file whose tensors are themselves sound.
 public enum ModelError: Error, Equatable, CustomStringConvertible {
     /// The metadata lacks a field, or a field has the wrong form.
@@ -17,4 +19,9 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
         case let .invalidInput(reason): "invalid input: \(reason)"
         }
     }
+}
+
+extension ModelError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

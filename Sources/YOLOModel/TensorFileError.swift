@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a tensor file (weights or golden tensors) cannot be used. Every case names the file, and the
 /// tensor where one is at fault.
 public enum TensorFileError: Error, Equatable, CustomStringConvertible {
@@ -34,4 +36,9 @@ public enum TensorFileError: Error, Equatable, CustomStringConvertible {
         case let .limitExceeded(file, what, limit): "\(file): \(what) exceeds the limit of \(limit)"
         }
     }
+}
+
+extension TensorFileError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 import YOLOImage
 
 /// Why a video source could not be opened or read. Every case names the source (a path, or
@@ -60,4 +62,9 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "reading '\(source)' was interrupted by signal \(signal)"
         }
     }
+}
+
+extension VideoError: LocalizedError {
+    /// The same one-line message as `description`: the file or input, and what is wrong with it.
+    public var errorDescription: String? { description }
 }

@@ -33,6 +33,37 @@ import YOLOImage
         #expect(throws: DetectorError.self) { try Detector(modelPath: weights, labels: LabelMap(names: ["a", "b"])) }
     }
 
+    /// Options given to one call apply to that call only, and equal a detector built with them.
+    @Test func optionsPerCallEqualADetectorWithThem() throws {
+        let detector = try Detector(contentsOf: URL(fileURLWithPath: try Fixtures.referenceWeights()))
+        var strict = DetectionOptions()
+        strict.confidenceThreshold = 0.8
+        strict.classes = [0]
+        let perCall = try detector.detect(contentsOf: URL(fileURLWithPath: Self.bus), options: strict)
+        let dedicated = try Detector(model: detector.model, options: strict).detect(imageAt: Self.bus)
+        #expect(perCall == dedicated)
+        #expect(perCall.count == 3 && perCall.allSatisfy { $0.classId == 0 && $0.confidence >= 0.8 }, "\(perCall)")
+        #expect(try detector.detect(imageAt: Self.bus).count == 5, "the detector's own options are unchanged")
+        var bad = DetectionOptions()
+        bad.classes = [80]
+        #expect(throws: DetectorError.invalidOptions(reason: "class id 80 is outside 0..<80")) { try detector.detect(imageAt: Self.bus, options: bad) }
+    }
+
+    /// Errors say what is wrong through `localizedDescription` too, and results round-trip through JSON.
+    @Test func errorsAreLocalizedAndResultsCodable() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights())
+        do {
+            _ = try detector.detect(imageAt: "/nonexistent.jpg")
+            Issue.record("a missing image was detected in")
+        } catch {
+            #expect(error.localizedDescription == "cannot read '/nonexistent.jpg': No such file or directory")
+        }
+        #expect(throws: (any Error).self) { try Detector(contentsOf: URL(string: "https://example.com/m.swyolo")!) }
+        let result = try detector.run(imageAt: Self.bus)
+        let decoded = try JSONDecoder().decode(DetectionResult.self, from: JSONEncoder().encode(result))
+        #expect(decoded == result)
+    }
+
     @Test func tinyAndExtremeAspectImagesRun() throws {
         let detector = try Detector(modelPath: try Fixtures.referenceWeights())
         for (width, height) in [(1, 1), (3, 700), (900, 2), (31, 33)] {
