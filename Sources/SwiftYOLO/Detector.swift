@@ -127,7 +127,7 @@ public final class Detector: Sendable {
         }
         let (input, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
             let (canvas, geometry) = preprocessor.canvas(for: image)
-            let input = Tensor(shape: [1, 3, canvas.height, canvas.width])
+            let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
             Preprocessor.writeCHW(canvas, into: input.buffer)
             return (input, geometry)
         }

@@ -206,25 +206,42 @@ public struct Preprocessor: Sendable {
                                                window: (g.cropLeft, g.cropTop, g.inputWidth, g.inputHeight))
             return (window, g)
         }
-        let resized = BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight)
-        if g.mode == .stretch { return (resized, g) }
-        let pad = options.padValue
-        var canvas = RGBImage(width: g.inputWidth, height: g.inputHeight, fill: (pad, pad, pad))
-        // Copy the visible window of the resized image: [srcY0.., srcX0..] -> [dstY0.., dstX0..].
+        if g.mode == .stretch {
+            return (BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight), g)
+        }
+        // The visible window of the resized image, [srcY0.., srcX0..], is resized straight into its
+        // place on the canvas, [dstY0.., dstX0..]; only the padding around it is filled.
         let srcX0 = g.cropLeft, srcY0 = g.cropTop
         let dstX0 = g.padLeft, dstY0 = g.padTop
-        let copyW = min(g.resizedWidth - srcX0, g.inputWidth - dstX0)
-        let copyH = min(g.resizedHeight - srcY0, g.inputHeight - dstY0)
-        resized.pixels.withUnsafeBufferPointer { src in
-            canvas.pixels.withUnsafeMutableBufferPointer { dst in
-                guard let s = src.baseAddress, let d = dst.baseAddress, copyW > 0 else { return }
-                for y in 0..<copyH {
-                    (d + ((dstY0 + y) * g.inputWidth + dstX0) * 3)
-                        .update(from: s + ((srcY0 + y) * g.resizedWidth + srcX0) * 3, count: copyW * 3)
-                }
+        let copyW = max(min(g.resizedWidth - srcX0, g.inputWidth - dstX0), 0)
+        let copyH = max(min(g.resizedHeight - srcY0, g.inputHeight - dstY0), 0)
+        let (width, height, pad) = (g.inputWidth, g.inputHeight, options.padValue)
+        let count = width * height * 3
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let d = buffer.baseAddress else { return }  // never empty: the input sides are positive
+            guard copyW > 0 && copyH > 0 else {
+                d.initialize(repeating: pad, count: count)
+                initialized = count
+                return
             }
+            d.initialize(repeating: pad, count: dstY0 * width * 3)
+            for y in dstY0..<dstY0 + copyH {
+                let line = d + y * width * 3
+                line.initialize(repeating: pad, count: dstX0 * 3)
+                (line + (dstX0 + copyW) * 3).initialize(repeating: pad, count: (width - dstX0 - copyW) * 3)
+            }
+            let below = (dstY0 + copyH) * width * 3
+            (d + below).initialize(repeating: pad, count: count - below)
+            image.pixels.withUnsafeBufferPointer { src in
+                guard let source = src.baseAddress else { return }
+                BilinearResize.resize(source, width: image.width, height: image.height, channels: 3,
+                                      into: d + (dstY0 * width + dstX0) * 3, rowStride: width * 3,
+                                      width: g.resizedWidth, height: g.resizedHeight,
+                                      window: (srcX0, srcY0, copyW, copyH))
+            }
+            initialized = count
         }
-        return (canvas, g)
+        return (RGBImage(width: width, height: height, pixels: pixels), g)
     }
 
     /// The model input for `image`: CHW float32 in [0, 1].
@@ -245,10 +262,31 @@ public struct Preprocessor: Sendable {
         guard let out = buffer.baseAddress else { return }
         canvas.pixels.withUnsafeBufferPointer { src in
             guard let s = src.baseAddress else { return }
-            for i in 0..<plane {  // [H*W*3] HWC -> [3, H*W] CHW
+            let red = UnsafeMutableRawPointer(out), green = UnsafeMutableRawPointer(out + plane)
+            let blue = UnsafeMutableRawPointer(out + 2 * plane)
+            // Eight pixels at a time: the bytes split by channel, then one vector division per
+            // channel (IEEE division, lane by lane: the same floats as the scalar `Float(x) / 255`).
+            typealias Lanes = SIMD8<Int32>
+            let divisor = SIMD8<Float>(repeating: 255)
+            var i = 0
+            while i + Lanes.scalarCount <= plane {
+                let p = s + 3 * i
+                var r = Lanes(), g = Lanes(), b = Lanes()
+                for k in 0..<Lanes.scalarCount {
+                    r[k] = Int32(p[3 * k])
+                    g[k] = Int32(p[3 * k + 1])
+                    b[k] = Int32(p[3 * k + 2])
+                }
+                red.storeBytes(of: SIMD8<Float>(r) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                green.storeBytes(of: SIMD8<Float>(g) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                blue.storeBytes(of: SIMD8<Float>(b) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                i += Lanes.scalarCount
+            }
+            while i < plane {  // [H*W*3] HWC -> [3, H*W] CHW
                 out[i] = Float(s[3 * i]) / 255
                 out[plane + i] = Float(s[3 * i + 1]) / 255
                 out[2 * plane + i] = Float(s[3 * i + 2]) / 255
+                i += 1
             }
         }
     }

@@ -3,11 +3,15 @@
 ///
 /// OpenCV's 8-bit path is fixed-point: per destination column it takes a source index and two
 /// 11-bit weights (`round_half_even((1 - f) * 2048)`, `round_half_even(f * 2048)` of a *float*
-/// fraction); the horizontal pass keeps the exact 32-bit sums, and the vertical pass combines two
+/// fraction); the horizontal pass makes exact 32-bit sums `r`, and the vertical pass combines two
 /// such rows as `((b0 * (r0 >> 4)) >> 16 + (b1 * (r1 >> 4)) >> 16 + 2) >> 2` (its SIMD formula,
 /// which the scalar tail repeats). Columns are clamped by zeroing the weight; rows are clamped by
 /// reading the edge row with the unclamped weights. An exact 2× shrink on both axes is done by
 /// OpenCV as INTER_AREA, a rounded 2×2 mean, and so here.
+///
+/// The same integer arithmetic, arranged for speed: the taps are computed once per column, each
+/// source row's horizontal pass once (kept as `r >> 4` in 16 bits), the vertical pass is a loop
+/// the compiler vectorizes, and the result can be written straight into a larger canvas.
 public enum BilinearResize {
     /// A rectangle of the resized image: columns `x..<x + width`, rows `y..<y + height`.
     public typealias Window = (x: Int, y: Int, width: Int, height: Int)
@@ -26,12 +30,15 @@ public enum BilinearResize {
                      && window.x + window.width <= width && window.y + window.height <= height,
                      "window \(window) outside the \(width)x\(height) target")
         if width == image.width && height == image.height && window == (0, 0, width, height) { return image }
-        var out = [UInt8](repeating: 0, count: window.width * window.height * 3)
-        image.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                resize(src: src, width: image.width, height: image.height, channels: 3,
-                       dst: dst, width: width, height: height, window: window)
+        let count = window.width * window.height * 3
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            image.pixels.withUnsafeBufferPointer { src in
+                // Both are non-empty: the sizes were checked positive above.
+                guard let source = src.baseAddress, let destination = buffer.baseAddress else { return }
+                resize(source, width: image.width, height: image.height, channels: 3,
+                       into: destination, rowStride: window.width * 3, width: width, height: height, window: window)
             }
+            initialized = count
         }
         return RGBImage(width: window.width, height: window.height, pixels: out)
     }
@@ -45,12 +52,23 @@ public enum BilinearResize {
     public static func resize(src: UnsafeBufferPointer<UInt8>, width srcWidth: Int, height srcHeight: Int,
                               channels cn: Int, dst: UnsafeMutableBufferPointer<UInt8>,
                               width dstWidth: Int, height dstHeight: Int, window: Window? = nil) {
-        let (x0, y0, windowWidth, windowHeight) = window ?? (0, 0, dstWidth, dstHeight)
-        precondition(src.count >= srcWidth * srcHeight * cn && dst.count >= windowWidth * windowHeight * cn)
+        let window = window ?? (0, 0, dstWidth, dstHeight)
+        precondition(src.count >= srcWidth * srcHeight * cn && dst.count >= window.width * window.height * cn)
         guard let s = src.baseAddress, let d = dst.baseAddress else { return }
+        resize(s, width: srcWidth, height: srcHeight, channels: cn, into: d, rowStride: window.width * cn,
+               width: dstWidth, height: dstHeight, window: window)
+    }
+
+    /// The resize itself: writes the `window` of the `dstWidth × dstHeight` result to `d`, its rows
+    /// `rowStride` bytes apart (so that it can land inside a larger canvas).
+    static func resize(_ s: UnsafePointer<UInt8>, width srcWidth: Int, height srcHeight: Int, channels cn: Int,
+                       into d: UnsafeMutablePointer<UInt8>, rowStride: Int,
+                       width dstWidth: Int, height dstHeight: Int, window: Window) {
+        let (x0, y0, windowWidth, windowHeight) = window
+        let rowLength = windowWidth * cn
         if srcWidth == dstWidth && srcHeight == dstHeight {
             for y in 0..<windowHeight {
-                (d + y * windowWidth * cn).update(from: s + ((y0 + y) * srcWidth + x0) * cn, count: windowWidth * cn)
+                (d + y * rowStride).update(from: s + ((y0 + y) * srcWidth + x0) * cn, count: rowLength)
             }
             return
         }
@@ -58,48 +76,49 @@ public enum BilinearResize {
         let scaleX = 1.0 / (Double(dstWidth) / Double(srcWidth))
         let scaleY = 1.0 / (Double(dstHeight) / Double(srcHeight))
         if isExactHalving(scaleX) && isExactHalving(scaleY) {
-            halve(s, srcWidth: srcWidth, channels: cn, d, window: (x0, y0, windowWidth, windowHeight))
+            halve(s, srcWidth: srcWidth, channels: cn, d, rowStride: rowStride, window: window)
             return
         }
 
-        // Horizontal taps: source element offset and two weights per destination element of the window.
-        let rowLength = windowWidth * cn
-        let xOffset = UnsafeMutablePointer<Int>.allocate(capacity: rowLength)
-        let xWeight = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength * 2)
-        var row0 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
-        var row1 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
+        // Horizontal taps per destination column of the window: source offset (sx * cn) and weights.
+        let xOffset = UnsafeMutablePointer<Int>.allocate(capacity: windowWidth)
+        let xWeight0 = UnsafeMutablePointer<Int32>.allocate(capacity: windowWidth)
+        let xWeight1 = UnsafeMutablePointer<Int32>.allocate(capacity: windowWidth)
+        // Horizontal sums kept as `sum >> 4`, all the vertical pass uses (at most 255 * 2049 >> 4: an Int16).
+        var row0 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
+        var row1 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
         defer {
             xOffset.deallocate()
-            xWeight.deallocate()
+            xWeight0.deallocate()
+            xWeight1.deallocate()
             row0.deallocate()
             row1.deallocate()
         }
+        // Columns clamped to the last source column (weight 0 on a right tap past the row) form a
+        // suffix, since sx grows with dx: the columns before the first one read both taps untested.
+        var twoTapColumns = windowWidth
         for column in 0..<windowWidth {
             let dx = x0 + column
             var fx = Float((Double(dx) + 0.5) * scaleX - 0.5)
             var sx = Int(fx.rounded(.down))
             fx -= Float(sx)
             if sx < 0 { fx = 0; sx = 0 }
-            if sx + 1 >= srcWidth { fx = 0; sx = srcWidth - 1 }
-            let (a0, a1) = weights(fx)
-            for k in 0..<cn {
-                xOffset[column * cn + k] = sx * cn + k
-                xWeight[(column * cn + k) * 2] = a0
-                xWeight[(column * cn + k) * 2 + 1] = a1
+            if sx + 1 >= srcWidth {
+                fx = 0
+                sx = srcWidth - 1
+                twoTapColumns = min(twoTapColumns, column)
             }
+            let (a0, a1) = weights(fx)
+            xOffset[column] = sx * cn
+            xWeight0[column] = a0
+            xWeight1[column] = a1
         }
 
-        // Horizontal pass of one source row, exact in 32 bits: [windowWidth*cn] <- [srcWidth*cn].
+        // Horizontal pass of one source row: [windowWidth * cn] <- [srcWidth * cn].
         let srcStride = srcWidth * cn
-        func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int32>) {
-            let line = s + sy * srcStride
-            for i in 0..<rowLength {
-                let o = xOffset[i]
-                let a1 = xWeight[2 * i + 1]
-                // a1 == 0 at clamped columns, where o + cn may be past the row.
-                let right = a1 == 0 ? 0 : Int32(line[o + cn]) * a1
-                row[i] = Int32(line[o]) * xWeight[2 * i] + right
-            }
+        func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int16>) {
+            horizontalPass(s + sy * srcStride, channels: cn, offsets: xOffset, weights0: xWeight0, weights1: xWeight1,
+                           twoTapColumns: twoTapColumns, columns: windowWidth, into: row)
         }
 
         // Rows arrive in increasing order, so two cached rows cover every step.
@@ -125,11 +144,54 @@ public enum BilinearResize {
                 horizontal(y1, into: row1)
                 key1 = y1
             }
-            let out = d + row * rowLength
-            for i in 0..<rowLength {
-                let v = ((b0 &* (row0[i] >> 4)) >> 16) &+ ((b1 &* (row1[i] >> 4)) >> 16) &+ 2
-                out[i] = UInt8(clamping: v >> 2)
+            verticalPass(row0, row1, Int16(truncatingIfNeeded: b0), Int16(truncatingIfNeeded: b1),
+                         count: rowLength, into: d + row * rowStride)
+        }
+    }
+
+    /// The horizontal pass of one source row `line`: per destination column `c` and channel `k`,
+    /// `(line[o + k] * a0 + line[o + cn + k] * a1) >> 4` with `o = offsets[c]`. The first
+    /// `twoTapColumns` columns read both taps unconditionally; the rest skip a right tap of weight 0.
+    @inline(never)  // on its own, the loop keeps its pointers in registers
+    static func horizontalPass(_ line: UnsafePointer<UInt8>, channels cn: Int, offsets: UnsafePointer<Int>,
+                               weights0: UnsafePointer<Int32>, weights1: UnsafePointer<Int32>,
+                               twoTapColumns: Int, columns: Int, into row: UnsafeMutablePointer<Int16>) {
+        var o = row
+        if cn == 3 {
+            for column in 0..<twoTapColumns {
+                let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
+                o[0] = Int16(truncatingIfNeeded: (Int32(p[0]) &* a0 &+ Int32(p[3]) &* a1) &>> 4)
+                o[1] = Int16(truncatingIfNeeded: (Int32(p[1]) &* a0 &+ Int32(p[4]) &* a1) &>> 4)
+                o[2] = Int16(truncatingIfNeeded: (Int32(p[2]) &* a0 &+ Int32(p[5]) &* a1) &>> 4)
+                o += 3
             }
+        } else {
+            for column in 0..<twoTapColumns {
+                let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
+                for k in 0..<cn {
+                    o[k] = Int16(truncatingIfNeeded: (Int32(p[k]) &* a0 &+ Int32(p[cn + k]) &* a1) &>> 4)
+                }
+                o += cn
+            }
+        }
+        for column in twoTapColumns..<columns {  // a1 == 0 at clamped columns, where p + cn may be past the row
+            let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
+            for k in 0..<cn {
+                let right = a1 == 0 ? 0 : Int32(p[cn + k]) &* a1
+                o[k] = Int16(truncatingIfNeeded: (Int32(p[k]) &* a0 &+ right) &>> 4)
+            }
+            o += cn
+        }
+    }
+
+    /// The vertical pass, OpenCV's `VResizeLinearVec_32s8u`: `((b0 * x0) >> 16 + (b1 * x1) >> 16 + 2) >> 2`
+    /// saturated to 8 bits, where x0, x1 are the two rows' `sum >> 4` and b0, b1 ≤ 2048. Written as a
+    /// plain loop over 16-bit operands, which the compiler vectorizes (as 16-bit multiply-high).
+    static func verticalPass(_ row0: UnsafePointer<Int16>, _ row1: UnsafePointer<Int16>, _ b0: Int16, _ b1: Int16,
+                             count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count {
+            let v = ((Int32(b0) &* Int32(row0[i])) &>> 16) &+ ((Int32(b1) &* Int32(row1[i])) &>> 16) &+ 2
+            out[i] = UInt8(clamping: v &>> 2)
         }
     }
 
@@ -146,20 +208,25 @@ public enum BilinearResize {
         return abs(scale - i) < Double.ulpOfOne && i == 2
     }
 
-    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the window).
+    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the window),
+    /// as the two rows' sums (a loop the compiler vectorizes) and then the sums of neighbouring pairs.
     static func halve(_ s: UnsafePointer<UInt8>, srcWidth: Int, channels cn: Int,
-                      _ d: UnsafeMutablePointer<UInt8>, window: Window) {
-        let srcStride = srcWidth * cn
+                      _ d: UnsafeMutablePointer<UInt8>, rowStride: Int, window: Window) {
+        let srcStride = srcWidth * cn, sumCount = 2 * window.width * cn
+        let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: sumCount)  // at most 2 * 255 each
+        defer { sums.deallocate() }
+        @inline(__always) func pairs(_ cn: Int, into out: UnsafeMutablePointer<UInt8>) {
+            var pair = UnsafePointer(sums), out = out
+            for _ in 0..<window.width {
+                for k in 0..<cn { out[k] = UInt8(truncatingIfNeeded: (pair[k] &+ pair[k + cn] &+ 2) &>> 2) }
+                pair += 2 * cn
+                out += cn
+            }
+        }
         for row in 0..<window.height {
             let top = s + 2 * (window.y + row) * srcStride + 2 * window.x * cn, bottom = top + srcStride
-            let out = d + row * window.width * cn
-            for x in 0..<window.width {
-                for k in 0..<cn {
-                    let i = 2 * x * cn + k
-                    let sum = Int(top[i]) + Int(top[i + cn]) + Int(bottom[i]) + Int(bottom[i + cn]) + 2
-                    out[x * cn + k] = UInt8(truncatingIfNeeded: sum >> 2)
-                }
-            }
+            for i in 0..<sumCount { sums[i] = UInt16(top[i]) &+ UInt16(bottom[i]) }
+            if cn == 3 { pairs(3, into: d + row * rowStride) } else { pairs(cn, into: d + row * rowStride) }
         }
     }
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Preprocess time before and after a change, measured alternately on one core.
+#   Benchmarks/Preprocess/measure.sh [OLD_REVISION [IMAGE [ROUNDS [ITERATIONS]]]]
+# Builds preprocess-bench twice with `swiftc -O -wmo` from YOLOImage's preprocessing sources: once
+# from OLD_REVISION (default HEAD), once from the working tree; then runs them in turn, ROUNDS times
+# each (default 3), pinned with `taskset -c 1`. The image (default ../shared/images/bus.jpg) is
+# decoded once by SwiftYOLO's own libjpeg wrapper.
+set -eu
+cd "$(dirname "$0")/../.."
+old=${1:-HEAD}
+image=${2:-../shared/images/bus.jpg}
+rounds=${3:-3}
+iterations=${4:-200}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+files="RGBImage.swift Resize.swift Preprocess.swift"
+
+cc -O2 -I Sources/CImageCodecs/include -o "$work/decode" Benchmarks/Preprocess/decode.c \
+    Sources/CImageCodecs/jpeg_codec.c -ljpeg
+size=$("$work/decode" "$image" 2>&1 >"$work/image.rgb")
+
+mkdir -p "$work/old" "$work/new"
+for f in $files; do
+    git show "$old:Sources/YOLOImage/$f" >"$work/old/$f"
+    cp "Sources/YOLOImage/$f" "$work/new/$f"
+done
+for v in old new; do
+    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -o "$work/bench-$v" $files \
+        "$OLDPWD/Benchmarks/Preprocess/main.swift")
+done
+
+for round in $(seq "$rounds"); do
+    for v in old new; do
+        printf '%s %s: ' "$round" "$v"
+        taskset -c 1 "$work/bench-$v" "$work/image.rgb" $size "$iterations"
+    done
+done
