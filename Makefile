@@ -68,6 +68,14 @@ test-swift:
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
 
+## The DocC documentation of `import SwiftYOLO` (Sources/SwiftYOLO/SwiftYOLO.docc), through swift-docc-plugin,
+## which Package.swift declares only with SWIFTYOLO_DOCS=1; warnings are errors, so a broken symbol link fails.
+.PHONY: docs
+docs: deps
+	SWIFTYOLO_DOCS=1 swift package --scratch-path .build-docs generate-documentation --target SwiftYOLO \
+	  --warnings-as-errors --output-path .build-docs/SwiftYOLO.doccarchive
+	@echo "docs: .build-docs/SwiftYOLO.doccarchive"
+
 ## The package under Examples/consumer built as a user's package is, by version against a tagged
 ## clone, with a plain `swift build -c release`: it must find bus.jpg's objects within 1.15x of
 ## swift-yolo's time per image.
@@ -140,13 +148,14 @@ static: static-deps $(STATIC_SHIM)
 static-check: static weights
 	@tools/static-check.sh
 
-## Benchmarks (Benchmarks/, a package of its own so that the main package never pulls in ordo-one/benchmark).
+## Benchmarks: targets of the main package declared only with SWIFTYOLO_BENCHMARKS=1 (Package.swift), so that
+## building or depending on SwiftYOLO never pulls in ordo-one/benchmark; their own scratch folder, Benchmarks/.build.
 ## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
 ## Both let OpenBLAS pick its kernels for the CPU (OPENBLAS_CORETYPE removed, as peers.py and compare.sh do).
 .PHONY: bench-kernels bench-peers
 bench-kernels: deps
-	env -u OPENBLAS_CORETYPE swift package --package-path Benchmarks --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+	env -u OPENBLAS_CORETYPE SWIFTYOLO_BENCHMARKS=1 swift package --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
@@ -167,7 +176,8 @@ FUZZ_SEEDS   := .build-fuzz/seeds
 # the coverage or ASan. `--sanitize fuzzer` stays so that SwiftPM links the targets for libFuzzer's main.
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 fuzz-build: deps
-	nice -n 19 swift build --package-path Fuzz --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS)
+	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli; do \
+	  SWIFTYOLO_FUZZ=1 nice -n 19 swift build --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS) --product $$target || exit 1; done
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 
 ## The tiny models' weights from their committed manifests (numpy only).

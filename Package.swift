@@ -20,9 +20,9 @@ let kernelSetTargets: [Target] = kernelSets.map { set in
 let package = Package(
     name: "SwiftYOLO",
     products: [
+        // `import SwiftYOLO`: the detector, its options, results and errors, images and pixel buffers.
+        // Everything else is `package`: the engine's types are no part of the API.
         .library(name: "SwiftYOLO", targets: ["SwiftYOLO"]),
-        // Everything the CLI links, so that Fuzz/ can compile the CLI's commands for fuzzing.
-        .library(name: "SwiftYOLOCommandLineDependencies", targets: ["SwiftYOLO", "SwiftYOLOVideo"]),
         .executable(name: "swift-yolo", targets: ["swift-yolo"]),
     ],
     dependencies: [
@@ -69,9 +69,11 @@ let package = Package(
         .target(name: "YOLOVideo", dependencies: ["YOLOImage", "YOLOFileSystem"]),
         .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),
         .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
-        .executableTarget(
-            name: "swift-yolo",
+        // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
+        .target(
+            name: "SwiftYOLOCommands",
             dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -80,9 +82,50 @@ let package = Package(
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "swift-yolo", "YOLOFileSystem", "YOLOKernelSets", "TestSupport"]),
+        .testTarget(name: "SwiftYOLOTests", dependencies: ["SwiftYOLO", "SwiftYOLOCommands", "swift-yolo", "YOLOVideo", "YOLOFileSystem", "YOLOKernelSets", "TestSupport"]),
         .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),
-        .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "swift-yolo", "TestSupport"]),
+        .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "SwiftYOLOCommands", "swift-yolo", "TestSupport"]),
     ]
 )
+
+// The documentation (Sources/SwiftYOLO/SwiftYOLO.docc) is built with swift-docc-plugin, declared
+// only for `make docs` (SWIFTYOLO_DOCS=1) so that packages depending on SwiftYOLO never fetch it.
+if Context.environment["SWIFTYOLO_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}
+
+// Development executables: they use the engine's `package` declarations, so they belong to this
+// package, but they are declared only when asked for, so that a package depending on SwiftYOLO
+// never sees them and `swift build` here never builds them.
+//
+//   SWIFTYOLO_FUZZ=1        the libFuzzer targets (Fuzz/Sources; `make fuzz-build`)
+//   SWIFTYOLO_BENCHMARKS=1  the forward-pass worker of Benchmarks/peers.py (`make bench-peers`) and
+//                           the kernel benchmarks (ordo-one/benchmark; `make bench-kernels`)
+let environment = Context.environment
+if environment["SWIFTYOLO_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["SwiftYOLO", "YOLOModel", "YOLOImage"], path: "Fuzz/Sources/FuzzSupport"),
+        // The PNG/JPEG decoders (with EXIF orientation) and preprocessing of what they decode.
+        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "YOLOImage"], path: "Fuzz/Sources/fuzz-image"),
+        // The weights-file reader (TensorFile) and the model built from whatever it accepts.
+        .executableTarget(name: "fuzz-weights", dependencies: ["FuzzSupport", "YOLOModel"], path: "Fuzz/Sources/fuzz-weights"),
+        // The model description (JSON metadata: yaml, scales, strides, names) over fixed tensors.
+        .executableTarget(name: "fuzz-model", dependencies: ["FuzzSupport", "YOLOModel"], path: "Fuzz/Sources/fuzz-model"),
+        // The command line's parsing and validation, on the real command types.
+        .executableTarget(name: "fuzz-cli", dependencies: ["FuzzSupport", "SwiftYOLOCommands", "YOLODetect", "YOLOFileSystem",
+                                                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Fuzz/Sources/fuzz-cli"),
+    ]
+}
+if environment["SWIFTYOLO_BENCHMARKS"] == "1" {
+    // MallocInterposer only: the RuntimeInterposer trait (on by default with Swift 6.3) needs a
+    // package that the mirror does not carry.
+    package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
+        .executableTarget(name: "swiftyolo-peer", dependencies: ["YOLOModel", "YOLOKernels"], path: "Benchmarks/Support/swiftyolo-peer"),
+        // The benchmark plugin runs the executable targets whose folder sits in a folder named `Benchmarks`.
+        .executableTarget(name: "Kernels", dependencies: ["YOLOKernels", "YOLOKernelSets", .product(name: "Benchmark", package: "benchmark")],
+                          path: "Benchmarks/Kernels", plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ]
+}

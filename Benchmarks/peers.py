@@ -119,9 +119,11 @@ def export_models(weights: Path) -> tuple[Path, Path]:
 
 def build_swift_worker(swift_flags: str) -> None:
     log(f"building swiftyolo-peer (release{', ' + swift_flags if swift_flags else ''})")
-    build = subprocess.run(["swift", "build", "-c", "release", *swift_flags.split(), "--package-path", str(BENCHMARKS),
+    # A target of the main package, declared only with SWIFTYOLO_BENCHMARKS=1 (it uses the engine's `package` API).
+    build = subprocess.run(["swift", "build", "-c", "release", *swift_flags.split(), "--package-path", str(ROOT),
                             "--scratch-path", str(SCRATCH), "--product", "swiftyolo-peer"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           env={**os.environ, "SWIFTYOLO_BENCHMARKS": "1"})
     if build.returncode != 0:
         sys.exit(f"{build.stdout}\npeers.py: building swiftyolo-peer failed (above)")
 

@@ -2,7 +2,7 @@
 # Builds this consumer package as a user's package would be built: against a tagged clone of the
 # repository, by version, with a plain `swift build -c release`; then checks that it finds bus.jpg's
 # bus and that its time per image is within 1.15x of `swift-yolo detect` built by `make release`
-# (medians over alternating runs). Needs `make weights` and `make release` first (`make consumer-check`).
+# (medians over alternating runs); and that BGRA and NV12 frames give the file's detections. Needs `make weights` and `make release` first (`make consumer-check`).
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -21,6 +21,12 @@ CONSUMER=$WORK/build/release/consumer
 
 "$CONSUMER" "$MODEL" "$IMAGE" | grep -q ": 5 detections in .* ms: bus 0.93" \
     || { "$CONSUMER" "$MODEL" "$IMAGE"; echo "consumer-check: the consumer did not find bus.jpg's bus and four people"; exit 1; }
+
+# Camera frames: BGRA with padded rows finds what the file gives; NV12 with per-call options the people.
+"$CONSUMER" --frames "$MODEL" "$IMAGE" >"$WORK/frames.txt"
+file=$(sed -n 's/^file: //p' "$WORK/frames.txt")
+grep -q "^bgra8, 3264 bytes per row: $file\$" "$WORK/frames.txt" && grep -q "^nv12, persons at 0.5: person 0\.[0-9]*, person" "$WORK/frames.txt" \
+    || { cat "$WORK/frames.txt"; echo "consumer-check: the BGRA or NV12 frame did not give the file's detections"; exit 1; }
 
 # Time per image, in alternation: the consumer's Detector.detect(imageAt:) against detect's "total".
 IMAGES=$(for _ in $(seq 8); do printf '%s ' "$IMAGE"; done)

@@ -10,8 +10,8 @@ public struct DetectionOptions: Sendable, Equatable {
     /// How the image is fitted: `.letterbox` (the minimal stride-aligned rectangle, predict's
     /// default), `.square` (the full `imageSize²` canvas), `.stretch` or `.crop`.
     public var resize: ResizeMode = .letterbox
-    /// Minimum class confidence (`conf`).
-    public var confidenceThreshold: Float = 0.25
+    /// Minimum class confidence (`conf`), compared in single precision as Ultralytics compares it.
+    public var confidenceThreshold: Double = 0.25
     /// IoU above which NMS suppresses the weaker box (`iou`).
     public var iouThreshold: Double = 0.7
     /// At most this many detections per image (`max_det`).
@@ -20,14 +20,14 @@ public struct DetectionOptions: Sendable, Equatable {
     public var agnostic: Bool = false
     /// Keep only these class ids (`classes`); `nil` keeps all.
     public var classes: Set<Int>? = nil
-    /// Refuse an input whose memory plan (`DetectionModel.plannedActivationBytes`) needs more bytes
-    /// than this, before running the network on it; `nil` sets no limit.
+    /// Refuse an input whose activations would need more bytes than this (the model's memory plan
+    /// for the input size), before anything of its size is allocated; `nil` sets no limit.
     public var memoryLimit: Int? = nil
 
     public init() {}
 
     var postprocessOptions: PostprocessOptions {
-        PostprocessOptions(confidenceThreshold: confidenceThreshold, iouThreshold: iouThreshold, classes: classes,
+        PostprocessOptions(confidenceThreshold: Float(confidenceThreshold), iouThreshold: iouThreshold, classes: classes,
                            agnostic: agnostic, maxDetections: maxDetections)
     }
 }

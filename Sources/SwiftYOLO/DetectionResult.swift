@@ -21,28 +21,3 @@ public struct DetectionResult: Sendable, Equatable, Codable {
         self.timings = timings
     }
 }
-
-/// Milliseconds spent in each stage of one detection.
-public struct StageTimings: Sendable, Equatable, Codable {
-    public var decode: Double = 0
-    public var preprocess: Double = 0
-    public var inference: Double = 0
-    public var postprocess: Double = 0
-
-    public init() {}
-
-    public var total: Double { decode + preprocess + inference + postprocess }
-}
-
-/// Runs `body` and adds the time it took, in milliseconds, to `milliseconds`.
-public func measure<T>(_ milliseconds: inout Double, _ body: () throws -> T) rethrows -> T {
-    let clock = ContinuousClock()
-    let start = clock.now
-    defer { milliseconds += (clock.now - start).milliseconds }
-    return try body()
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    public var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
-}

@@ -20,15 +20,20 @@ public final class Detector: Sendable {
     /// The largest model input side (`imageSize` rounded up to the model's stride) a detector accepts.
     public static let maximumInputSide = 16_384
 
-    public let model: DetectionModel
+    package let model: DetectionModel
+    /// The class names the detections carry (the model's, or those given at `init`).
     public let labels: LabelMap
+    /// The options of every call that gives none of its own.
     public let options: DetectionOptions
+    /// How image files are decoded, and the limits on what is accepted.
     public let decoder: ImageDecoder
 
     /// Loads the weights file at `modelPath`.
     ///
     /// - Parameters:
+    ///   - modelPath: a SwiftYOLO weights file (`tools/convert.py` makes one from a checkpoint).
     ///   - labels: display names replacing the checkpoint's class names (one per class).
+    ///   - options: the options of every call that gives none of its own.
     ///   - decoder: image decoding limits (50 megapixels by default).
     public convenience init(modelPath: String, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
                             decoder: ImageDecoder = ImageDecoder()) throws {
@@ -43,7 +48,7 @@ public final class Detector: Sendable {
     }
 
     /// Wraps a loaded model (several detectors with different options can share one).
-    public init(model: DetectionModel, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
+    package init(model: DetectionModel, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
                 decoder: ImageDecoder = ImageDecoder()) throws {
         if let labels, labels.count != model.classCount {
             throw DetectorError.invalidOptions(reason: "\(labels.count) labels for a model of \(model.classCount) classes")
@@ -88,28 +93,45 @@ public final class Detector: Sendable {
         return try run(imageAt: url.path, options: options).detections
     }
 
+    /// The detections in the pixels of `buffer` (RGB, BGR, RGBA, BGRA, gray, I420 or NV12, rows
+    /// padded or not), boxes in its pixels. Its rows are read in place while the image is resized.
+    public func detect(in buffer: PixelBuffer, options: DetectionOptions? = nil) throws -> [Detection] {
+        try run(buffer, options: options).detections
+    }
+
     /// The detections in an RGB image given as interleaved 8-bit pixels (`width · height · 3` bytes,
     /// row-major, no padding), boxes in its pixels.
     public func detect(pixels: [UInt8], width: Int, height: Int, options: DetectionOptions? = nil) throws -> [Detection] {
-        guard width > 0, height > 0, width <= decoder.maxPixels / max(height, 1) else {
+        guard width > 0, height > 0, width <= decoder.maxPixels / height else {
             throw DetectorError.invalidPixels(reason: "size \(width)×\(height) is empty or over the \(decoder.maxPixels)-pixel limit")
         }
         guard pixels.count == width * height * 3 else {
             throw DetectorError.invalidPixels(reason: "\(pixels.count) bytes for \(width)×\(height) RGB (needs \(width * height * 3))")
         }
-        return try run(RGBImage(width: width, height: height, pixels: pixels), options: options).detections
+        return try pixels.withUnsafeBytes { bytes in
+            try run(PixelBuffer(format: .rgb8, width: width, height: height, bytesPerRow: width * 3, bytes: bytes),
+                    options: options).detections
+        }
     }
 
     /// Decodes the image file at `path` and detects in it, with timings; `options` for this call only.
     public func run(imageAt path: String, options: DetectionOptions? = nil) throws -> DetectionResult {
-        var timings = StageTimings()
-        let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
-        return try run(image, options: options, decodeTime: timings.decode)
+        var decodeTime = Duration.zero
+        let image = try measure(&decodeTime) { try decoder.decode(contentsOf: path) }
+        return try run(image, options: options, decodeTime: decodeTime)
     }
 
     /// Detects in a decoded image, with timings; `options` for this call only (default: the
-    /// detector's); `decodeTime` is reported as the decode stage's milliseconds.
-    public func run(_ image: RGBImage, options: DetectionOptions? = nil, decodeTime: Double = 0) throws -> DetectionResult {
+    /// detector's); `decodeTime` is reported as the decode stage.
+    public func run(_ image: RGBImage, options: DetectionOptions? = nil, decodeTime: Duration = .zero) throws -> DetectionResult {
+        try image.pixels.withUnsafeBytes { bytes in
+            try run(PixelBuffer.rgb(image, bytes: bytes), options: options, decodeTime: decodeTime)
+        }
+    }
+
+    /// Detects in the pixels of `buffer`, with timings; `options` for this call only (default: the
+    /// detector's); `decodeTime` is reported as the decode stage.
+    public func run(_ buffer: PixelBuffer, options: DetectionOptions? = nil, decodeTime: Duration = .zero) throws -> DetectionResult {
         let options = options ?? self.options
         if options != self.options { try Self.validate(options, for: model) }
         var timings = StageTimings()
@@ -118,7 +140,7 @@ public final class Detector: Sendable {
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride))
         if let limit = options.memoryLimit {  // before anything of the input's size is allocated
-            let planned = preprocessor.geometry(width: image.width, height: image.height)
+            let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
             let bytes = model.plannedActivationBytes(height: planned.inputHeight, width: planned.inputWidth)
             guard bytes <= limit else {
                 throw DetectorError.overMemoryLimit(inputWidth: planned.inputWidth, inputHeight: planned.inputHeight,
@@ -126,7 +148,7 @@ public final class Detector: Sendable {
             }
         }
         let (input, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
-            let (canvas, geometry) = preprocessor.canvas(for: image)
+            let (canvas, geometry) = preprocessor.canvas(for: buffer)
             let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
             Preprocessor.writeCHW(canvas, into: input.buffer)
             return (input, geometry)
@@ -142,7 +164,7 @@ public final class Detector: Sendable {
                     }
                 }
         }
-        return DetectionResult(detections: detections, imageWidth: image.width, imageHeight: image.height,
+        return DetectionResult(detections: detections, imageWidth: buffer.width, imageHeight: buffer.height,
                                inputWidth: geometry.inputWidth, inputHeight: geometry.inputHeight, timings: timings)
     }
 }

@@ -1,7 +1,5 @@
-// What a user of the facade needs to read results and set options, without importing the layers.
-@_exported import struct YOLODetect.Detection
-@_exported import struct YOLODetect.BoundingBox
-@_exported import struct YOLODetect.LabelMap
-@_exported import enum YOLOImage.ResizeMode
-@_exported import struct YOLOImage.ImageDecoder
-@_exported import struct YOLOImage.RGBImage
+// What a user needs besides the detector: results, images, pixel buffers and their errors. Only
+// these are public in YOLODetect and YOLOImage (everything else there is `package`), so the
+// whole modules are re-exported.
+@_exported import YOLODetect
+@_exported import YOLOImage

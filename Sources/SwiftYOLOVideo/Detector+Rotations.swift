@@ -10,12 +10,12 @@ extension Detector {
     ///
     /// With `[.degrees0]` this is `run(_:)`.
     /// - Precondition: `rotations` is not empty.
-    public func run(_ image: RGBImage, rotations: [Rotation], timings: StageTimings = StageTimings()) throws -> RotationPassResult {
+    package func run(_ image: RGBImage, rotations: [Rotation], timings: StageTimings = StageTimings()) throws -> RotationPassResult {
         precondition(!rotations.isEmpty, "Detector.run(_:rotations:) needs at least one rotation")
         var total = timings
         var passes: [(rotation: Rotation, result: DetectionResult)] = []
         for rotation in rotations {
-            var turnTime = 0.0
+            var turnTime = Duration.zero
             let turned = measure(&turnTime) { rotation.rotate(image) }
             let result = try run(turned)
             var passTimings = result.timings
@@ -43,7 +43,7 @@ extension Detector {
     }
 
     /// Decodes the image file at `path` and runs `run(_:rotations:)` on it.
-    public func run(imageAt path: String, rotations: [Rotation]) throws -> RotationPassResult {
+    package func run(imageAt path: String, rotations: [Rotation]) throws -> RotationPassResult {
         var timings = StageTimings()
         let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
         return try run(image, rotations: rotations, timings: timings)

@@ -3,12 +3,12 @@ import YOLORecipes
 
 /// What a rotation pass over one image gave: the merged detections, each with the rotation that
 /// found it (boxes in the original image's pixels), and the time of all passes together.
-public struct RotationPassResult: Sendable {
-    public let detections: [RotatedDetection]
-    public let imageWidth: Int
-    public let imageHeight: Int
+package struct RotationPassResult: Sendable {
+    package let detections: [RotatedDetection]
+    package let imageWidth: Int
+    package let imageHeight: Int
     /// Each pass's own result (boxes already mapped to the original image), in the order run.
-    public let passes: [(rotation: Rotation, result: DetectionResult)]
+    package let passes: [(rotation: Rotation, result: DetectionResult)]
     /// Summed over the passes (plus the merge, counted as post-processing).
-    public let timings: StageTimings
+    package let timings: StageTimings
 }

@@ -3,7 +3,7 @@ import YOLOImage
 import YOLOVideo
 
 /// What `VideoPipeline` reports, in stream order.
-public enum VideoEvent: Sendable {
+package enum VideoEvent: Sendable {
     /// A processed frame and what it shows.
     case frame(FrameReport)
     /// The scene settled on this frame (`SettleDetector`): its objects, left to right.
@@ -13,19 +13,19 @@ public enum VideoEvent: Sendable {
 }
 
 /// One processed frame.
-public struct FrameReport: Sendable {
+package struct FrameReport: Sendable {
     /// 0-based position in the source.
-    public let frame: Int
+    package let frame: Int
     /// Seconds from the start of the source.
-    public let time: Double
+    package let time: Double
     /// The image file, for directory sources.
-    public let file: String?
+    package let file: String?
     /// The frame's pixels.
-    public let image: RGBImage
+    package let image: RGBImage
     /// Reported objects: the detections, or the tracked objects when tracking.
-    public let detections: [StreamDetection]
+    package let detections: [StreamDetection]
     /// Sampled frames dropped just before this one (realtime mode).
-    public let dropped: Int
+    package let dropped: Int
     /// Decode (YUV→RGB conversion or image decoding), preprocessing, inference and post-processing.
-    public let timings: StageTimings
+    package let timings: StageTimings
 }

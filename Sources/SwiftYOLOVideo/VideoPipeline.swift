@@ -14,8 +14,8 @@ import YOLOVideo
 ///                              options: VideoPipelineOptions(every: 3, tracking: TrackerOptions()))
 /// try pipeline.run { event in print(event) }
 /// ```
-public final class VideoPipeline {
-    public let options: VideoPipelineOptions
+package final class VideoPipeline {
+    package let options: VideoPipelineOptions
     private let sampler: FrameSampler
     private let detector: any FrameDetector
     private var tracker: ObjectTracker?
@@ -24,7 +24,7 @@ public final class VideoPipeline {
     private var trackRotations: [Int: Rotation] = [:]
 
     /// - Precondition: `options` are valid (every ≥ 1, positive frame rate, valid tracking and settle options).
-    public init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions(),
+    package init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions(),
                 clock: any FrameClock = SystemFrameClock()) {
         self.options = options
         let rate = options.frameRate ?? source.frameRate ?? VideoPipelineOptions.defaultFrameRate
@@ -35,17 +35,17 @@ public final class VideoPipeline {
     }
 
     /// Frames read, processed, skipped and dropped so far.
-    public var counts: SamplingCounts { sampler.counts }
+    package var counts: SamplingCounts { sampler.counts }
 
     /// The frame rate used for pacing and times.
-    public var frameRate: Double { sampler.frameRate }
+    package var frameRate: Double { sampler.frameRate }
 
     /// Processes the whole source, handing each event to `handle` as it happens.
     ///
     /// A frame that fails to decode (a bad image in a directory) or to detect in is reported as
     /// `.frameFailed` and the stream goes on; a stream error (a bad or truncated frame of a Y4M
     /// stream) ends it with a thrown `VideoError`. Errors thrown by `handle` end it too.
-    public func run(_ handle: (VideoEvent) throws -> Void) throws {
+    package func run(_ handle: (VideoEvent) throws -> Void) throws {
         while let (pending, dropped) = try sampler.next() {
             var timings = StageTimings()
             let clock = ContinuousClock(), start = clock.now
@@ -58,7 +58,7 @@ public final class VideoPipeline {
                 try handle(.frameFailed(frame: pending.index, time: pending.time, file: pending.file, message: "\(error)"))
                 continue
             }
-            timings.decode = milliseconds(clock.now - start)
+            timings.decode = clock.now - start
             let found: [RotatedDetection]
             do {
                 let result = try detector.detect(frame)
@@ -105,9 +105,5 @@ public final class VideoPipeline {
         } catch {
             return .failure(error)
         }
-    }
-
-    private func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }

@@ -1,19 +1,19 @@
 import YOLORecipes
 
 /// How `VideoPipeline` samples and post-processes a stream.
-public struct VideoPipelineOptions: Sendable, Equatable {
+package struct VideoPipelineOptions: Sendable, Equatable {
     /// Process every Nth frame (`--every`).
-    public var every = 1
+    package var every = 1
     /// Drop frames that arrive while the previous one is being processed (`--realtime`).
-    public var realtime = false
+    package var realtime = false
     /// Frames per second: overrides the source's (a directory has none; then 30).
-    public var frameRate: Double?
+    package var frameRate: Double?
     /// Track and smooth objects (`--smooth`); `nil` reports raw detections.
-    public var tracking: TrackerOptions?
+    package var tracking: TrackerOptions?
     /// Emit settle events (`--settle K`); `nil` emits none.
-    public var settle: SettleOptions?
+    package var settle: SettleOptions?
 
-    public init(every: Int = 1, realtime: Bool = false, frameRate: Double? = nil, tracking: TrackerOptions? = nil,
+    package init(every: Int = 1, realtime: Bool = false, frameRate: Double? = nil, tracking: TrackerOptions? = nil,
                 settle: SettleOptions? = nil) {
         self.every = every
         self.realtime = realtime
@@ -23,5 +23,5 @@ public struct VideoPipelineOptions: Sendable, Equatable {
     }
 
     /// The frame rate of directories, which declare none.
-    public static let defaultFrameRate = 30.0
+    package static let defaultFrameRate = 30.0
 }

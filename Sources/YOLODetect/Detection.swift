@@ -56,7 +56,7 @@ public struct Detection: Sendable, Hashable, Codable {
     }
 
     /// The same detection with its box transformed (e.g. by `PreprocessGeometry.mapToOriginal`).
-    public func mapped(_ transform: (BoundingBox) -> BoundingBox) -> Detection {
+    package func mapped(_ transform: (BoundingBox) -> BoundingBox) -> Detection {
         var copy = self
         copy.box = transform(box)
         return copy

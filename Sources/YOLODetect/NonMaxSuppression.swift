@@ -10,7 +10,7 @@
 ///   - iouThreshold: suppress when IoU > this.
 ///   - limit: stop once this many boxes are kept (the result is the same prefix).
 /// - Returns: indices into `boxes` of the kept boxes, highest score first.
-public func nonMaxSuppression(boxes: [BoundingBox], scores: [Float], iouThreshold: Double,
+package func nonMaxSuppression(boxes: [BoundingBox], scores: [Float], iouThreshold: Double,
                               limit: Int = .max) -> [Int] {
     precondition(boxes.count == scores.count, "nonMaxSuppression: \(boxes.count) boxes but \(scores.count) scores")
     let n = boxes.count

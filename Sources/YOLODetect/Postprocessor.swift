@@ -1,22 +1,22 @@
 /// Settings for turning head output into detections; defaults are `YOLO(model).predict()`'s.
-public struct PostprocessOptions: Sendable, Equatable {
+package struct PostprocessOptions: Sendable, Equatable {
     /// Keep anchors whose best class score is greater than this (`conf`, compared in float32
     /// like torch compares a float tensor with a Python float).
-    public var confidenceThreshold: Float
+    package var confidenceThreshold: Float
     /// Suppress boxes whose IoU with a better box is greater than this (`iou`).
-    public var iouThreshold: Double
+    package var iouThreshold: Double
     /// Only these class ids (`classes`); `nil` keeps all.
-    public var classes: Set<Int>?
+    package var classes: Set<Int>?
     /// One NMS over all classes instead of one per class (`agnostic_nms`).
-    public var agnostic: Bool
+    package var agnostic: Bool
     /// Keep at most this many detections (`max_det`).
-    public var maxDetections: Int
+    package var maxDetections: Int
     /// Before NMS, keep only this many best-scoring candidates (`max_nms`).
-    public var maxCandidates: Int
+    package var maxCandidates: Int
     /// Per-class coordinate offset that keeps classes apart in one NMS call (`max_wh`).
-    public var classOffset: Float
+    package var classOffset: Float
 
-    public init(confidenceThreshold: Float = 0.25, iouThreshold: Double = 0.7, classes: Set<Int>? = nil,
+    package init(confidenceThreshold: Float = 0.25, iouThreshold: Double = 0.7, classes: Set<Int>? = nil,
                 agnostic: Bool = false, maxDetections: Int = 300, maxCandidates: Int = 30_000,
                 classOffset: Float = 7680) {
         self.confidenceThreshold = confidenceThreshold
@@ -37,12 +37,12 @@ public struct PostprocessOptions: Sendable, Equatable {
 /// keep `score > conf`, xywh → xyxy, class filter, cap at `maxCandidates` by score, offset boxes
 /// by `class × classOffset` (unless agnostic), NMS, cap at `maxDetections`. Boxes stay in
 /// model-input pixels.
-public struct Postprocessor: Sendable {
-    public var options: PostprocessOptions
+package struct Postprocessor: Sendable {
+    package var options: PostprocessOptions
     /// Names for `Detection.label`; ids without a name are labelled with the number.
-    public var labels: LabelMap?
+    package var labels: LabelMap?
 
-    public init(options: PostprocessOptions = PostprocessOptions(), labels: LabelMap? = nil) {
+    package init(options: PostprocessOptions = PostprocessOptions(), labels: LabelMap? = nil) {
         self.options = options
         self.labels = labels
     }
@@ -50,7 +50,7 @@ public struct Postprocessor: Sendable {
     /// Detections from the raw head output, best first.
     /// - Parameters:
     ///   - head: `(4 + classCount) × anchorCount` floats, layout `[4 + nc, A]`.
-    public func detections(head: UnsafeBufferPointer<Float>, classCount: Int, anchorCount: Int)
+    package func detections(head: UnsafeBufferPointer<Float>, classCount: Int, anchorCount: Int)
         throws(DetectError) -> [Detection]
     {
         let a = anchorCount, nc = classCount
@@ -105,7 +105,7 @@ public struct Postprocessor: Sendable {
     }
 
     /// Detections from the raw head output held in an array (see the buffer variant).
-    public func detections(head: [Float], classCount: Int, anchorCount: Int) throws(DetectError) -> [Detection] {
+    package func detections(head: [Float], classCount: Int, anchorCount: Int) throws(DetectError) -> [Detection] {
         let result = head.withUnsafeBufferPointer { buffer in
             Result { () throws(DetectError) in
                 try detections(head: buffer, classCount: classCount, anchorCount: anchorCount)

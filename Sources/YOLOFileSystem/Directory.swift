@@ -5,25 +5,25 @@ import Darwin
 #endif
 
 /// Listing and creating directories, names kept byte for byte (`PathEncoding`).
-public enum Directory {
+package enum Directory {
     /// One entry of a listing.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The entry's name (not its path).
-        public let name: String
+        package let name: String
         /// `nil` for a regular file (symbolic links followed); else what it is, in words.
-        public let otherKind: String?
-        public var isRegularFile: Bool { otherKind == nil }
-        public var isDirectory: Bool { otherKind == "it is a directory" }
+        package let otherKind: String?
+        package var isRegularFile: Bool { otherKind == nil }
+        package var isDirectory: Bool { otherKind == "it is a directory" }
     }
 
     /// Whether `path` names a directory (symbolic links followed).
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var status = stat()
         return PathEncoding.withCString(path) { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The entries of the directory at `path` (not `.` and `..`), sorted by name bytes.
-    public static func entries(of path: String) throws(FileSystemError) -> [Entry] {
+    package static func entries(of path: String) throws(FileSystemError) -> [Entry] {
         guard let stream = PathEncoding.withCString(path, { opendir($0) }) else {
             throw .unreadable(path: path, reason: errnoDescription())
         }
@@ -44,12 +44,12 @@ public enum Directory {
     }
 
     /// `directory/name`, without doubling a trailing slash.
-    public static func appending(_ name: String, to directory: String) -> String {
+    package static func appending(_ name: String, to directory: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// Creates `path` and any missing parents (as `mkdir -p`), or does nothing if it is a directory.
-    public static func create(_ path: String) throws(FileSystemError) {
+    package static func create(_ path: String) throws(FileSystemError) {
         if exists(path) { return }
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex {

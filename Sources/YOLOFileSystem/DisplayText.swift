@@ -1,11 +1,11 @@
 /// Text that carries file names and messages safely to where it is shown: a terminal, which must
 /// never receive control bytes from a hostile file name, and JSON, which must stay valid and carry
 /// every name byte for byte.
-public enum DisplayText {
+package enum DisplayText {
     /// `text` with control characters (C0, DEL, C1) and the escaped bytes of `PathEncoding` written
     /// as `\xNN`, so that a name like `"\u{1B}[2Jx.jpg"` cannot clear the screen; other characters
     /// are kept.
-    public static func terminal(_ text: String) -> String {
+    package static func terminal(_ text: String) -> String {
         var output = ""
         output.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -24,7 +24,7 @@ public enum DisplayText {
     /// JSON requires; a byte that `PathEncoding` escaped (part of a name that is not UTF-8) becomes
     /// the lone surrogate `\udc80`…`\udcff`, Python's `surrogateescape` convention, so
     /// `os.fsencode(json.loads(line)["image"])` gives the name's bytes back.
-    public static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

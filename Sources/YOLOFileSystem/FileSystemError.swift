@@ -2,19 +2,19 @@ import Foundation
 
 /// Why a file could not be read, listed, created or written. Every case names the path and says
 /// what is wrong in words (never a bare error code).
-public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file cannot be opened or read: missing, no permission, a directory, a FIFO, a device.
     case unreadable(path: String, reason: String)
     /// A file or directory could not be created or written.
     case unwritable(path: String, reason: String)
 
-    public var path: String {
+    package var path: String {
         switch self {
         case let .unreadable(path, _), let .unwritable(path, _): path
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, reason): "cannot read '\(path)': \(reason)"
         case let .unwritable(path, reason): "cannot write '\(path)': \(reason)"
@@ -24,5 +24,5 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
 
 extension FileSystemError: LocalizedError {
     /// The same one-line message as `description`: the file or input, and what is wrong with it.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -7,7 +7,7 @@ import Darwin
 
 /// Writing outputs that never replace an existing file (an input, or anyone else's file) and are
 /// never seen half-written.
-public enum NewFile {
+package enum NewFile {
     /// Writes a new file named `path` or, when that name is taken, the first free one of `stem_2.ext`,
     /// `stem_3.ext`, …, and returns the path written.
     ///
@@ -17,7 +17,7 @@ public enum NewFile {
     /// (`RENAME_NOREPLACE`): readers never see a partial file, and a failure (full disk, file-size
     /// limit, an error thrown by `contents`) leaves neither file. While it is written, the temporary
     /// is the one a second interrupt removes (`Interruption`).
-    public static func write(_ path: String, _ contents: (Int32) throws -> Void) throws -> String {
+    package static func write(_ path: String, _ contents: (Int32) throws -> Void) throws -> String {
         let (directory, name) = split(path)
         if name.isEmpty { throw FileSystemError.unwritable(path: path, reason: "the path names a directory") }
         let temporary = "\(directory).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"

@@ -6,11 +6,11 @@
 /// code points of plane 16 (U+10FF00 + byte), which no text uses. A name that really contains one
 /// of those code points has its bytes escaped the same way, so the mapping is a bijection:
 /// `bytes(of: string(fromFileSystem: b)) == b` for every byte string `b`.
-public enum PathEncoding {
+package enum PathEncoding {
     static let escapeBase: UInt32 = 0x10FF00
 
     /// The name as a `String`, escaping what is not UTF-8.
-    public static func string(fromFileSystem bytes: some Collection<UInt8>) -> String {
+    package static func string(fromFileSystem bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var i = 0
@@ -27,7 +27,7 @@ public enum PathEncoding {
     }
 
     /// The bytes a `String` from `string(fromFileSystem:)` stands for; other strings give their UTF-8.
-    public static func bytes(of path: String) -> [UInt8] {
+    package static func bytes(of path: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -41,14 +41,14 @@ public enum PathEncoding {
     }
 
     /// Calls `body` with the path as the NUL-terminated bytes the system takes.
-    public static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+    package static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         var bytes = Self.bytes(of: path).map { CChar(bitPattern: $0) }
         bytes.append(0)
         return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
     /// The byte an escape character stands for, or `nil` for any other character.
-    public static func escapedByte(_ scalar: Unicode.Scalar) -> UInt8? {
+    package static func escapedByte(_ scalar: Unicode.Scalar) -> UInt8? {
         scalar.value >= escapeBase ? UInt8(scalar.value - escapeBase) : nil
     }
 

@@ -7,7 +7,7 @@ import Darwin
 /// Opening and reading regular files only. Anything else named as an input (a FIFO, a device, a
 /// socket, a directory) is refused from `stat` before any `open`, which on a FIFO would block until
 /// a writer appears, and on /dev/zero would never end.
-public enum RegularFile {
+package enum RegularFile {
     /// What kind of file `mode` describes, in words, or `nil` for a regular file.
     static func otherKind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
@@ -22,7 +22,7 @@ public enum RegularFile {
     }
 
     /// Throws unless `path` names a regular file (symbolic links followed); never opens it.
-    public static func check(_ path: String) throws(FileSystemError) {
+    package static func check(_ path: String) throws(FileSystemError) {
         var status = stat()
         guard PathEncoding.withCString(path, { stat($0, &status) }) == 0 else {
             throw .unreadable(path: path, reason: errnoDescription())
@@ -33,7 +33,7 @@ public enum RegularFile {
     /// Opens a regular file for reading and returns its descriptor (the caller closes it) and size.
     /// The kind is checked before the open and again on the open descriptor, so a file swapped for a
     /// FIFO in between cannot block: the open is non-blocking.
-    public static func open(_ path: String) throws(FileSystemError) -> (descriptor: Int32, size: Int) {
+    package static func open(_ path: String) throws(FileSystemError) -> (descriptor: Int32, size: Int) {
         try check(path)
         let descriptor = PathEncoding.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: errnoDescription()) }
@@ -52,7 +52,7 @@ public enum RegularFile {
     }
 
     /// The whole file, refusing one over `maxBytes`.
-    public static func read(_ path: String, maxBytes: Int) throws(FileSystemError) -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int) throws(FileSystemError) -> [UInt8] {
         let (descriptor, size) = try open(path)
         defer { close(descriptor) }
         if size > maxBytes {

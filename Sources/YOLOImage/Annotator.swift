@@ -1,17 +1,17 @@
 import Foundation
 
 /// One labelled box to draw, in the image's own pixel coordinates.
-public struct BoxAnnotation: Sendable, Equatable {
-    public var x1: Float
-    public var y1: Float
-    public var x2: Float
-    public var y2: Float
+package struct BoxAnnotation: Sendable, Equatable {
+    package var x1: Float
+    package var y1: Float
+    package var x2: Float
+    package var y2: Float
     /// Picks the colour (Ultralytics' palette, cycling every 20 classes).
-    public var classId: Int
+    package var classId: Int
     /// The label, e.g. `person 0.87`; empty for no label.
-    public var text: String
+    package var text: String
 
-    public init(x1: Float, y1: Float, x2: Float, y2: Float, classId: Int, text: String) {
+    package init(x1: Float, y1: Float, x2: Float, y2: Float, classId: Int, text: String) {
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2
@@ -21,7 +21,7 @@ public struct BoxAnnotation: Sendable, Equatable {
     }
 
     /// A box labelled `"<name> <confidence to 2 decimals>"`, as Ultralytics labels it.
-    public init(x1: Float, y1: Float, x2: Float, y2: Float, classId: Int, name: String, confidence: Float) {
+    package init(x1: Float, y1: Float, x2: Float, y2: Float, classId: Int, name: String, confidence: Float) {
         self.init(x1: x1, y1: y1, x2: x2, y2: y2, classId: classId,
                   text: "\(name) \(String(format: "%.2f", Double(confidence)))")
     }
@@ -30,9 +30,9 @@ public struct BoxAnnotation: Sendable, Equatable {
 /// Draws detections the way Ultralytics' `Annotator` does, in spirit: a box outline in the
 /// class's palette colour and the label on a filled tab above the box (inside it when there is
 /// no room above), with black or white text chosen per colour. Text uses a built-in 5×7 font.
-public enum Annotator {
+package enum Annotator {
     /// Ultralytics' 20-colour palette (`ultralytics.utils.plotting.Colors`), RGB.
-    public static let palette: [(UInt8, UInt8, UInt8)] = [
+    package static let palette: [(UInt8, UInt8, UInt8)] = [
         (0x04, 0x2A, 0xFF), (0x0B, 0xDB, 0xEB), (0xF3, 0xF3, 0xF3), (0x00, 0xDF, 0xB7), (0x11, 0x1F, 0x68),
         (0xFF, 0x6F, 0xDD), (0xFF, 0x44, 0x4F), (0xCC, 0xED, 0x00), (0x00, 0xF3, 0x44), (0xBD, 0x00, 0xFF),
         (0x00, 0xB4, 0xFF), (0xDD, 0x00, 0xBA), (0x00, 0xFF, 0xFF), (0x26, 0xC0, 0x00), (0x01, 0xFF, 0xB3),
@@ -42,18 +42,18 @@ public enum Annotator {
     static let darkText: Set<Int> = [1, 2, 3, 5, 7, 8, 12, 14, 19]
 
     /// The colour for a class id.
-    public static func color(forClass classId: Int) -> (UInt8, UInt8, UInt8) {
+    package static func color(forClass classId: Int) -> (UInt8, UInt8, UInt8) {
         palette[((classId % palette.count) + palette.count) % palette.count]
     }
 
     /// Ultralytics' default line width: `max(round((h + w + 3) / 2 * 0.003), 2)`.
-    public static func defaultLineWidth(width: Int, height: Int) -> Int {
+    package static func defaultLineWidth(width: Int, height: Int) -> Int {
         max(pyRound(Double(height + width + 3) / 2 * 0.003), 2)
     }
 
     /// `image` with `boxes` drawn on it.
     /// - Parameter lineWidth: outline width in pixels; `nil` for `defaultLineWidth`.
-    public static func annotate(_ image: RGBImage, boxes: [BoxAnnotation], lineWidth: Int? = nil) -> RGBImage {
+    package static func annotate(_ image: RGBImage, boxes: [BoxAnnotation], lineWidth: Int? = nil) -> RGBImage {
         var canvas = image
         let lw = max(lineWidth ?? defaultLineWidth(width: image.width, height: image.height), 1)
         let scale = max(lw - 1, 1)

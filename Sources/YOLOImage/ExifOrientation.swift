@@ -3,7 +3,7 @@
 /// The tag is found in a JPEG's first APP1 segment that starts with `Exif\0\0`, or in a PNG's
 /// `eXIf` chunk; the TIFF structure is read here, in both byte orders, with every offset checked.
 /// A malformed block is ignored (the image is used as stored), as OpenCV does.
-public enum ExifOrientation: Int, Sendable, CaseIterable {
+package enum ExifOrientation: Int, Sendable, CaseIterable {
     case topLeft = 1       // as stored
     case topRight = 2      // mirrored horizontally
     case bottomRight = 3   // rotated 180°
@@ -14,11 +14,11 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     case leftBottom = 8    // rotated 90° counter-clockwise to display
 
     /// Whether applying the orientation swaps width and height.
-    public var swapsDimensions: Bool { rawValue >= 5 }
+    package var swapsDimensions: Bool { rawValue >= 5 }
 
     /// The orientation recorded in an encoded PNG or JPEG, or `nil` if there is none (or it is
     /// not one of 1…8).
-    public static func find(in bytes: [UInt8], format: ImageFormat) -> ExifOrientation? {
+    package static func find(in bytes: [UInt8], format: ImageFormat) -> ExifOrientation? {
         let tiff: ArraySlice<UInt8>?
         switch format {
         case .jpeg: tiff = jpegExifBlock(bytes)
@@ -100,7 +100,7 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The image as it should be displayed: OpenCV's `ApplyExifOrientation` (flip/transpose).
-    public func apply(to image: RGBImage) -> RGBImage {
+    package func apply(to image: RGBImage) -> RGBImage {
         if self == .topLeft { return image }
         let w = image.width, h = image.height
         let outW = swapsDimensions ? h : w

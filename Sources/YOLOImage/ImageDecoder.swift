@@ -8,19 +8,19 @@ import Darwin
 #endif
 
 /// What an image header says, read before any pixel is decoded.
-public struct ImageInfo: Sendable, Equatable {
-    public let format: ImageFormat
+package struct ImageInfo: Sendable, Equatable {
+    package let format: ImageFormat
     /// Stored dimensions (before EXIF orientation).
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Bits per sample (PNG 1…16, JPEG 8).
-    public let bitDepth: Int
+    package let bitDepth: Int
     /// Samples per pixel in the file (1 gray, 2 gray+alpha, 3 RGB/YCbCr or palette index = 1, 4 RGBA/CMYK).
-    public let components: Int
+    package let components: Int
     /// PNG Adam7 interlacing or progressive JPEG.
-    public let interlaced: Bool
+    package let interlaced: Bool
     /// The EXIF orientation that decoding will apply, if any.
-    public let orientation: ExifOrientation?
+    package let orientation: ExifOrientation?
 }
 
 /// Decodes PNG and JPEG files to `RGBImage`, producing the same pixels as OpenCV's
@@ -110,12 +110,12 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Reads only the header of the image at `path`, applying the same checks as `decode`.
-    public func info(contentsOf path: String) throws(ImageError) -> ImageInfo {
+    package func info(contentsOf path: String) throws(ImageError) -> ImageInfo {
         try info(try readFile(path), name: path)
     }
 
     /// Reads only the header of an encoded image, applying the same checks as `decode`.
-    public func info(_ bytes: [UInt8], name: String = "<memory>") throws(ImageError) -> ImageInfo {
+    package func info(_ bytes: [UInt8], name: String = "<memory>") throws(ImageError) -> ImageInfo {
         if bytes.isEmpty { throw .corrupt(file: name, reason: "the file is empty") }
         guard let format = ImageFormat.detect(bytes) else {
             throw .unknownFormat(file: name, detected: ImageFormat.describeOther(bytes))

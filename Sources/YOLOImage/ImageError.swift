@@ -21,6 +21,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidDimensions(file: String, width: Int, height: Int)
     /// An output file could not be written.
     case writeFailed(file: String, reason: String)
+    /// A `PixelBuffer`'s planes do not hold the rows its size and format need.
+    case invalidPixelBuffer(reason: String)
 
     /// The file (or in-memory name) the error is about.
     public var file: String {
@@ -29,6 +31,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             .corrupt(let file, _), .truncated(let file, _), .tooLarge(let file, _, _, _), .sideTooLong(let file, _, _, _),
             .invalidDimensions(let file, _, _), .writeFailed(let file, _):
             return file
+        case .invalidPixelBuffer:
+            return "<pixel buffer>"
         }
     }
 
@@ -53,6 +57,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(file)' has invalid dimensions \(width)x\(height)"
         case .writeFailed(let file, let reason):
             return "cannot write '\(file)': \(reason)"
+        case .invalidPixelBuffer(let reason):
+            return "invalid pixel buffer: \(reason)"
         }
     }
 }

@@ -1,17 +1,17 @@
 /// The container format of an image, told by its magic bytes (never by the file extension).
-public enum ImageFormat: String, Sendable, CaseIterable {
+package enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG"
     case jpeg = "JPEG"
 
     /// Whether a file name ends in `.png`, `.jpg` or `.jpeg` (any case): the files a directory
     /// contributes as images or frames.
-    public static func hasImageExtension(_ name: String) -> Bool {
+    package static func hasImageExtension(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return ["png", "jpg", "jpeg"].contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// The format of `bytes`, or `nil` if they are neither PNG nor JPEG.
-    public static func detect<C: Collection>(_ bytes: C) -> ImageFormat? where C.Element == UInt8 {
+    package static func detect<C: Collection>(_ bytes: C) -> ImageFormat? where C.Element == UInt8 {
         let head = Array(bytes.prefix(8))
         if head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return .png }
         if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { return .jpeg }

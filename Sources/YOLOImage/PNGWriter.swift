@@ -12,7 +12,7 @@ extension RGBImage {
     /// never replaced (it may be an input). The file appears whole or not at all (`NewFile`): a
     /// failure (full disk, file-size limit) leaves neither it nor a temporary.
     @discardableResult
-    public func writePNG(to path: String) throws(ImageError) -> String {
+    package func writePNG(to path: String) throws(ImageError) -> String {
         do {
             return try NewFile.write(path) { descriptor in
                 var err = [CChar](repeating: 0, count: Int(SY_ERROR_CAPACITY))

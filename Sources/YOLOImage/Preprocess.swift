@@ -1,37 +1,24 @@
-/// How an image is fitted to the model's input.
-public enum ResizeMode: String, Sendable, CaseIterable, Codable {
-    /// Ultralytics `predict()` default (`LetterBox(auto=True)`): scale to fit, keeping the aspect
-    /// ratio, then pad each axis only up to the next multiple of the stride (the minimal rectangle).
-    case letterbox
-    /// `LetterBox(auto=False)`: scale to fit and pad to the full target size.
-    case square
-    /// `LetterBox(scale_fill=True)`: resize to the target size, ignoring the aspect ratio.
-    case stretch
-    /// Scale so the image covers the target (the short side matches), then crop the centre.
-    case crop
-}
-
 /// Preprocessing settings; the defaults are those of `YOLO(model).predict(imgsz=640)`.
-public struct PreprocessOptions: Sendable, Equatable {
+package struct PreprocessOptions: Sendable, Equatable {
     /// Target height and width (Ultralytics `imgsz`, as `[h, w]`).
-    public var targetHeight: Int
-    public var targetWidth: Int
-    public var mode: ResizeMode
+    package var targetHeight: Int
+    package var targetWidth: Int
+    package var mode: ResizeMode
     /// The model's largest stride; `letterbox` pads to multiples of it.
-    public var stride: Int
+    package var stride: Int
     /// Grey used for padding (Ultralytics: 114).
-    public var padValue: UInt8
+    package var padValue: UInt8
     /// Allow enlarging small images (`LetterBox(scaleup=True)`, the predict default). Letterbox
     /// and square modes only.
-    public var scaleUp: Bool
+    package var scaleUp: Bool
 
-    public init(imageSize: Int = 640, mode: ResizeMode = .letterbox, stride: Int = 32, padValue: UInt8 = 114,
+    package init(imageSize: Int = 640, mode: ResizeMode = .letterbox, stride: Int = 32, padValue: UInt8 = 114,
                 scaleUp: Bool = true) {
         self.init(targetHeight: imageSize, targetWidth: imageSize, mode: mode, stride: stride, padValue: padValue,
                   scaleUp: scaleUp)
     }
 
-    public init(targetHeight: Int, targetWidth: Int, mode: ResizeMode = .letterbox, stride: Int = 32,
+    package init(targetHeight: Int, targetWidth: Int, mode: ResizeMode = .letterbox, stride: Int = 32,
                 padValue: UInt8 = 114, scaleUp: Bool = true) {
         precondition(targetHeight > 0 && targetWidth > 0 && stride > 0,
                      "preprocess target \(targetHeight)x\(targetWidth) and stride \(stride) must be positive")
@@ -45,7 +32,7 @@ public struct PreprocessOptions: Sendable, Equatable {
 
     /// `size` rounded up to a multiple of `stride` (at least one stride), as Ultralytics'
     /// `check_imgsz` does before predicting (it warns, e.g. `imgsz=333` becomes 352).
-    public static func strideAligned(_ size: Int, stride: Int = 32) -> Int {
+    package static func strideAligned(_ size: Int, stride: Int = 32) -> Int {
         precondition(stride > 0)
         return max((size + stride - 1) / stride * stride, stride)
     }
@@ -57,29 +44,29 @@ public struct PreprocessOptions: Sendable, Equatable {
 /// `resizedWidth × resizedHeight` and placed on the `inputWidth × inputHeight` canvas with its
 /// top-left corner at (`padLeft`, `padTop`) — or, in `crop` mode, the canvas shows the resized
 /// image from (`cropLeft`, `cropTop`).
-public struct PreprocessGeometry: Sendable, Equatable {
-    public let mode: ResizeMode
-    public let originalWidth: Int
-    public let originalHeight: Int
-    public let resizedWidth: Int
-    public let resizedHeight: Int
-    public let inputWidth: Int
-    public let inputHeight: Int
+package struct PreprocessGeometry: Sendable, Equatable {
+    package let mode: ResizeMode
+    package let originalWidth: Int
+    package let originalHeight: Int
+    package let resizedWidth: Int
+    package let resizedHeight: Int
+    package let inputWidth: Int
+    package let inputHeight: Int
     /// Resized / original along each axis, as `LetterBox` reports it in `ratio`.
-    public let ratioX: Double
-    public let ratioY: Double
-    public let padLeft: Int
-    public let padTop: Int
-    public let padRight: Int
-    public let padBottom: Int
-    public let cropLeft: Int
-    public let cropTop: Int
+    package let ratioX: Double
+    package let ratioY: Double
+    package let padLeft: Int
+    package let padTop: Int
+    package let padRight: Int
+    package let padBottom: Int
+    package let cropLeft: Int
+    package let cropTop: Int
     /// The gains and offsets `mapToOriginal` uses: original = (input - offset) / gain.
     let mapGainX: Double, mapGainY: Double, mapOffsetX: Double, mapOffsetY: Double
 
     /// The geometry for an image of `width × height` under `options`, computed exactly as
     /// Ultralytics' `LetterBox.get_params` computes it (Python's round-half-even included).
-    public init(width: Int, height: Int, options o: PreprocessOptions) {
+    package init(width: Int, height: Int, options o: PreprocessOptions) {
         precondition(width > 0 && height > 0, "image dimensions must be positive, got \(width)x\(height)")
         let w = Double(width), h = Double(height)
         let tw = o.targetWidth, th = o.targetHeight
@@ -159,7 +146,7 @@ public struct PreprocessGeometry: Sendable, Equatable {
     /// A box in model-input pixels (x1, y1, x2, y2) mapped to original-image pixels and clipped to
     /// the image, as Ultralytics' `ops.scale_boxes` + `clip_boxes` do in float32 (letterbox and
     /// square: gain and padding recomputed from the two shapes, exactly as the predictor does).
-    public func mapToOriginal(x1: Float, y1: Float, x2: Float, y2: Float)
+    package func mapToOriginal(x1: Float, y1: Float, x2: Float, y2: Float)
         -> (x1: Float, y1: Float, x2: Float, y2: Float)
     {
         let gx = Float(mapGainX), gy = Float(mapGainY), ox = Float(mapOffsetX), oy = Float(mapOffsetY)
@@ -174,54 +161,50 @@ public struct PreprocessGeometry: Sendable, Equatable {
 func pyRound(_ x: Double) -> Int { Int(x.rounded(.toNearestOrEven)) }
 
 /// A model input: CHW float32 RGB in [0, 1] (`x / 255`), with the geometry that produced it.
-public struct PreprocessedImage: Sendable {
+package struct PreprocessedImage: Sendable {
     /// `[3, height, width]`, channel-major: all red, then green, then blue.
-    public let chw: [Float]
-    public let width: Int
-    public let height: Int
-    public let geometry: PreprocessGeometry
+    package let chw: [Float]
+    package let width: Int
+    package let height: Int
+    package let geometry: PreprocessGeometry
 }
 
 /// Turns decoded images into model inputs the way Ultralytics' predictor does: `LetterBox`
 /// (OpenCV INTER_LINEAR resize, bit-exact; padding 114), BGR→RGB, HWC→CHW, `/ 255`.
-public struct Preprocessor: Sendable {
-    public var options: PreprocessOptions
+package struct Preprocessor: Sendable {
+    package var options: PreprocessOptions
 
-    public init(options: PreprocessOptions = PreprocessOptions()) {
+    package init(options: PreprocessOptions = PreprocessOptions()) {
         self.options = options
     }
 
     /// The geometry for an image of the given size (no pixels touched).
-    public func geometry(width: Int, height: Int) -> PreprocessGeometry {
+    package func geometry(width: Int, height: Int) -> PreprocessGeometry {
         PreprocessGeometry(width: width, height: height, options: options)
     }
 
     /// The 8-bit canvas the model sees (what `LetterBox()(image=img)` returns, in RGB).
-    public func canvas(for image: RGBImage) -> (canvas: RGBImage, geometry: PreprocessGeometry) {
-        let g = geometry(width: image.width, height: image.height)
-        if g.mode == .crop {
-            // Only the visible window is resized: the whole scaled image can be enormous (a 1×60,000
-            // strip covering a 640×640 square would be 640×38,400,000 pixels).
-            let window = BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight,
-                                               window: (g.cropLeft, g.cropTop, g.inputWidth, g.inputHeight))
-            return (window, g)
-        }
-        if g.mode == .stretch {
-            return (BilinearResize.resize(image, width: g.resizedWidth, height: g.resizedHeight), g)
-        }
-        // The visible window of the resized image, [srcY0.., srcX0..], is resized straight into its
-        // place on the canvas, [dstY0.., dstX0..]; only the padding around it is filled.
-        let srcX0 = g.cropLeft, srcY0 = g.cropTop
-        let dstX0 = g.padLeft, dstY0 = g.padTop
-        let copyW = max(min(g.resizedWidth - srcX0, g.inputWidth - dstX0), 0)
-        let copyH = max(min(g.resizedHeight - srcY0, g.inputHeight - dstY0), 0)
+    package func canvas(for image: RGBImage) -> (canvas: RGBImage, geometry: PreprocessGeometry) {
+        image.pixels.withUnsafeBytes { canvas(for: PixelBuffer.rgb(image, bytes: $0)) }
+    }
+
+    /// The 8-bit canvas the model sees for the pixels of `buffer`, read row by row as the resize
+    /// needs them (converted to RGB one row at a time; the buffer itself is never copied).
+    package func canvas(for buffer: PixelBuffer) -> (canvas: RGBImage, geometry: PreprocessGeometry) {
+        let g = geometry(width: buffer.width, height: buffer.height)
         let (width, height, pad) = (g.inputWidth, g.inputHeight, options.padValue)
         let count = width * height * 3
-        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let d = buffer.baseAddress else { return }  // never empty: the input sides are positive
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            guard let d = out.baseAddress else { return }  // never empty: the input sides are positive
+            defer { initialized = count }
+            // The window of the resized image that lands on the canvas, and where it lands; only the
+            // padding around it is filled. Crop and stretch cover the whole canvas.
+            let srcX0 = g.cropLeft, srcY0 = g.cropTop
+            let dstX0 = g.padLeft, dstY0 = g.padTop
+            let copyW = max(min(g.resizedWidth - srcX0, width - dstX0), 0)
+            let copyH = max(min(g.resizedHeight - srcY0, height - dstY0), 0)
             guard copyW > 0 && copyH > 0 else {
                 d.initialize(repeating: pad, count: count)
-                initialized = count
                 return
             }
             d.initialize(repeating: pad, count: dstY0 * width * 3)
@@ -232,20 +215,23 @@ public struct Preprocessor: Sendable {
             }
             let below = (dstY0 + copyH) * width * 3
             (d + below).initialize(repeating: pad, count: count - below)
-            image.pixels.withUnsafeBufferPointer { src in
-                guard let source = src.baseAddress else { return }
-                BilinearResize.resize(source, width: image.width, height: image.height, channels: 3,
-                                      into: d + (dstY0 * width + dstX0) * 3, rowStride: width * 3,
-                                      width: g.resizedWidth, height: g.resizedHeight,
-                                      window: (srcX0, srcY0, copyW, copyH))
-            }
-            initialized = count
+            // Two rows of scratch for formats other than RGB8 (the resize uses at most two at once).
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * buffer.width * 3)
+            defer { scratch.deallocate() }
+            let rowLength = buffer.width * 3
+            // Only the visible window is resized: the whole scaled image can be enormous (a 1×60,000
+            // strip covering a 640×640 square would be 640×38,400,000 pixels).
+            BilinearResize.resize(rows: { y, slot in buffer.rgbRow(y, scratch: scratch + slot * rowLength) },
+                                  width: buffer.width, height: buffer.height, channels: 3,
+                                  into: d + (dstY0 * width + dstX0) * 3, rowStride: width * 3,
+                                  width: g.resizedWidth, height: g.resizedHeight,
+                                  window: (srcX0, srcY0, copyW, copyH))
         }
         return (RGBImage(width: width, height: height, pixels: pixels), g)
     }
 
     /// The model input for `image`: CHW float32 in [0, 1].
-    public func preprocess(_ image: RGBImage) -> PreprocessedImage {
+    package func preprocess(_ image: RGBImage) -> PreprocessedImage {
         let (canvas, g) = canvas(for: image)
         let chw = [Float](unsafeUninitializedCapacity: canvas.pixels.count) { buffer, count in
             Self.writeCHW(canvas, into: buffer)
@@ -256,7 +242,7 @@ public struct Preprocessor: Sendable {
 
     /// Writes `canvas` as CHW float32 `x / 255` (RGB order) into `buffer`, which must hold at
     /// least `3 × height × width` floats — e.g. the input tensor's storage, to avoid a copy.
-    public static func writeCHW(_ canvas: RGBImage, into buffer: UnsafeMutableBufferPointer<Float>) {
+    package static func writeCHW(_ canvas: RGBImage, into buffer: UnsafeMutableBufferPointer<Float>) {
         let plane = canvas.width * canvas.height
         precondition(buffer.count >= plane * 3, "CHW buffer holds \(buffer.count) floats, needs \(plane * 3)")
         guard let out = buffer.baseAddress else { return }

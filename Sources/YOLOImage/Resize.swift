@@ -12,19 +12,19 @@
 /// The same integer arithmetic, arranged for speed: the taps are computed once per column, each
 /// source row's horizontal pass once (kept as `r >> 4` in 16 bits), the vertical pass is a loop
 /// the compiler vectorizes, and the result can be written straight into a larger canvas.
-public enum BilinearResize {
+package enum BilinearResize {
     /// A rectangle of the resized image: columns `x..<x + width`, rows `y..<y + height`.
-    public typealias Window = (x: Int, y: Int, width: Int, height: Int)
+    package typealias Window = (x: Int, y: Int, width: Int, height: Int)
 
     /// `image` resized to `width × height`.
-    public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+    package static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
         resize(image, width: width, height: height, window: (0, 0, width, height))
     }
 
     /// The `window` of `image` resized to `width × height`: the pixels a full resize followed by a
     /// crop gives, computed without the full-size image (which, for a thin strip scaled to cover a
     /// square, can be thousands of times larger than the window).
-    public static func resize(_ image: RGBImage, width: Int, height: Int, window: Window) -> RGBImage {
+    package static func resize(_ image: RGBImage, width: Int, height: Int, window: Window) -> RGBImage {
         precondition(width > 0 && height > 0, "resize target must be positive, got \(width)x\(height)")
         precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
                      && window.x + window.width <= width && window.y + window.height <= height,
@@ -49,7 +49,7 @@ public enum BilinearResize {
     ///   - dst: `window.width × window.height × channels` bytes (the whole `dstWidth × dstHeight`
     ///     image by default), written entirely.
     ///   - window: the part of the `dstWidth × dstHeight` result to compute.
-    public static func resize(src: UnsafeBufferPointer<UInt8>, width srcWidth: Int, height srcHeight: Int,
+    package static func resize(src: UnsafeBufferPointer<UInt8>, width srcWidth: Int, height srcHeight: Int,
                               channels cn: Int, dst: UnsafeMutableBufferPointer<UInt8>,
                               width dstWidth: Int, height dstHeight: Int, window: Window? = nil) {
         let window = window ?? (0, 0, dstWidth, dstHeight)
@@ -59,16 +59,31 @@ public enum BilinearResize {
                width: dstWidth, height: dstHeight, window: window)
     }
 
-    /// The resize itself: writes the `window` of the `dstWidth × dstHeight` result to `d`, its rows
-    /// `rowStride` bytes apart (so that it can land inside a larger canvas).
+    /// Resizes contiguous rows `s` (see `resize(rows:...)`).
     static func resize(_ s: UnsafePointer<UInt8>, width srcWidth: Int, height srcHeight: Int, channels cn: Int,
                        into d: UnsafeMutablePointer<UInt8>, rowStride: Int,
                        width dstWidth: Int, height dstHeight: Int, window: Window) {
+        let srcStride = srcWidth * cn
+        resize(rows: { y, _ in s + y * srcStride }, width: srcWidth, height: srcHeight, channels: cn,
+               into: d, rowStride: rowStride, width: dstWidth, height: dstHeight, window: window)
+    }
+
+    /// The source image of a resize, row by row: `rows(y, slot)` is row `y`'s `width × channels`
+    /// bytes. A row stays valid until the next request for the same `slot` (0 or 1), so a source
+    /// can convert rows into two scratch buffers instead of holding a converted copy of the image.
+    package typealias SourceRows = (_ y: Int, _ slot: Int) -> UnsafePointer<UInt8>
+
+    /// The resize itself: writes the `window` of the `dstWidth × dstHeight` result to `d`, its rows
+    /// `rowStride` bytes apart (so that it can land inside a larger canvas). Each source row is
+    /// requested at most once per use, in increasing order.
+    package static func resize(rows: SourceRows, width srcWidth: Int, height srcHeight: Int, channels cn: Int,
+                               into d: UnsafeMutablePointer<UInt8>, rowStride: Int,
+                               width dstWidth: Int, height dstHeight: Int, window: Window) {
         let (x0, y0, windowWidth, windowHeight) = window
         let rowLength = windowWidth * cn
         if srcWidth == dstWidth && srcHeight == dstHeight {
             for y in 0..<windowHeight {
-                (d + y * rowStride).update(from: s + ((y0 + y) * srcWidth + x0) * cn, count: rowLength)
+                (d + y * rowStride).update(from: rows(y0 + y, 0) + x0 * cn, count: rowLength)
             }
             return
         }
@@ -76,7 +91,7 @@ public enum BilinearResize {
         let scaleX = 1.0 / (Double(dstWidth) / Double(srcWidth))
         let scaleY = 1.0 / (Double(dstHeight) / Double(srcHeight))
         if isExactHalving(scaleX) && isExactHalving(scaleY) {
-            halve(s, srcWidth: srcWidth, channels: cn, d, rowStride: rowStride, window: window)
+            halve(rows, channels: cn, d, rowStride: rowStride, window: window)
             return
         }
 
@@ -115,9 +130,8 @@ public enum BilinearResize {
         }
 
         // Horizontal pass of one source row: [windowWidth * cn] <- [srcWidth * cn].
-        let srcStride = srcWidth * cn
         func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int16>) {
-            horizontalPass(s + sy * srcStride, channels: cn, offsets: xOffset, weights0: xWeight0, weights1: xWeight1,
+            horizontalPass(rows(sy, 0), channels: cn, offsets: xOffset, weights0: xWeight0, weights1: xWeight1,
                            twoTapColumns: twoTapColumns, columns: windowWidth, into: row)
         }
 
@@ -210,9 +224,9 @@ public enum BilinearResize {
 
     /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the window),
     /// as the two rows' sums (a loop the compiler vectorizes) and then the sums of neighbouring pairs.
-    static func halve(_ s: UnsafePointer<UInt8>, srcWidth: Int, channels cn: Int,
+    static func halve(_ rows: SourceRows, channels cn: Int,
                       _ d: UnsafeMutablePointer<UInt8>, rowStride: Int, window: Window) {
-        let srcStride = srcWidth * cn, sumCount = 2 * window.width * cn
+        let sumCount = 2 * window.width * cn
         let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: sumCount)  // at most 2 * 255 each
         defer { sums.deallocate() }
         @inline(__always) func pairs(_ cn: Int, into out: UnsafeMutablePointer<UInt8>) {
@@ -224,7 +238,8 @@ public enum BilinearResize {
             }
         }
         for row in 0..<window.height {
-            let top = s + 2 * (window.y + row) * srcStride + 2 * window.x * cn, bottom = top + srcStride
+            let sy = 2 * (window.y + row)
+            let top = rows(sy, 0) + 2 * window.x * cn, bottom = rows(sy + 1, 1) + 2 * window.x * cn
             for i in 0..<sumCount { sums[i] = UInt16(top[i]) &+ UInt16(bottom[i]) }
             if cn == 3 { pairs(3, into: d + row * rowStride) } else { pairs(cn, into: d + row * rowStride) }
         }

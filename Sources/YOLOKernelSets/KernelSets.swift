@@ -9,9 +9,9 @@ import YOLOKernelsAVX512
 
 /// The kernel sets this binary carries, and the choice among them: made once, at load, from what
 /// the CPU can run, or from `SWIFTYOLO_KERNELS=baseline|avx2|avx512`.
-public enum KernelSets {
+package enum KernelSets {
     /// Every set compiled into the binary, from the most portable to the widest.
-    public static let all: [KernelSet] = {
+    package static let all: [KernelSet] = {
         #if arch(x86_64)
         [YOLOKernelsBaseline.kernelSet, YOLOKernelsAVX2.kernelSet, YOLOKernelsAVX512.kernelSet]
         #else
@@ -20,10 +20,10 @@ public enum KernelSets {
     }()
 
     /// The sets this CPU can run.
-    public static let supported: [KernelSet] = all.filter(isSupported)
+    package static let supported: [KernelSet] = all.filter(isSupported)
 
     /// Whether this CPU (and its operating system) can run `set`.
-    public static func isSupported(_ set: KernelSet) -> Bool {
+    package static func isSupported(_ set: KernelSet) -> Bool {
         switch set.name {
         case "avx2": swiftyolo_cpu_has_x86_64_v3() != 0
         case "avx512": swiftyolo_cpu_has_x86_64_v4() != 0
@@ -32,18 +32,18 @@ public enum KernelSets {
     }
 
     /// The CPU's brand string (`AMD EPYC 7B13`), or `unknown CPU`.
-    public static var cpuName: String {
+    package static var cpuName: String {
         let brand = String(cString: swiftyolo_cpu_brand()).trimmingCharacters(in: .whitespaces)
         return brand.isEmpty ? "unknown CPU" : brand
     }
 
     /// Why a forced kernel set cannot be used.
-    public struct SelectionError: Error, CustomStringConvertible {
-        public let description: String
+    package struct SelectionError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The set named by `SWIFTYOLO_KERNELS`, else the widest one the CPU supports.
-    public static func choose(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SelectionError) -> KernelSet {
+    package static func choose(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SelectionError) -> KernelSet {
         guard let forced = environment["SWIFTYOLO_KERNELS"], !forced.isEmpty else { return supported.last ?? all[0] }
         guard let set = all.first(where: { $0.name == forced }) else {
             throw SelectionError(description: "SWIFTYOLO_KERNELS=\(forced) names no kernel set; this binary has \(all.map(\.name).joined(separator: ", "))")
@@ -57,7 +57,7 @@ public enum KernelSets {
     /// Chooses the kernel set (once; later calls return the first choice) and makes it
     /// `KernelSet.active`.
     @discardableResult
-    public static func activate() throws(SelectionError) -> KernelSet {
+    package static func activate() throws(SelectionError) -> KernelSet {
         try activation.get()
     }
 

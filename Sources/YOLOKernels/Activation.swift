@@ -1,5 +1,5 @@
 /// The point-wise non-linearity applied after a convolution.
-public enum Activation: Sendable, Equatable {
+package enum Activation: Sendable, Equatable {
     /// None: the convolution's output as it is (`act=False` in Ultralytics' `Conv`).
     case identity
     /// SiLU, `x · sigmoid(x)`: Ultralytics' default activation (`nn.SiLU`).

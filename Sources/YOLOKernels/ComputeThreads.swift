@@ -5,16 +5,16 @@ import Synchronization
 /// blocks of output positions or tiles, direct loops by channel) and call OpenBLAS single-threaded
 /// from each thread, so the two thread pools never compete. Set it once, before inference starts
 /// (`swift-yolo bench --threads`); the default is every core.
-public enum ComputeThreads {
+package enum ComputeThreads {
     private static let pool: WorkerPool = {
         setBLASThreadCount(1)
         return WorkerPool(threads: ProcessInfo.processInfo.activeProcessorCount)
     }()
 
-    public static var count: Int { pool.threads }
+    package static var count: Int { pool.threads }
 
     /// Uses `count` threads (at least one) from now on.
-    public static func set(_ count: Int) {
+    package static func set(_ count: Int) {
         pool.setThreads(max(1, count))
         setBLASThreadCount(1)
     }
@@ -22,7 +22,7 @@ public enum ComputeThreads {
     /// Runs `body(i)` for `i` in `0..<iterations`, spread over the threads in contiguous chunks; the
     /// calling thread takes the first chunk. `body` must only write what iteration `i` owns. Inside
     /// another `parallelFor` it runs serially.
-    public static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
+    package static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
         pool.run(iterations, body)
     }
 }

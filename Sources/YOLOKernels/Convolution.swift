@@ -9,8 +9,8 @@ import YOLOTensor
 /// and the GEMM applies the bias and activation to each tile before storing it. 3×3 convolutions
 /// run by Winograd at stride 1 and from the input's phases at stride 2; depthwise ones as direct
 /// loops.
-public struct Convolution: Sendable {
-    public let geometry: ConvolutionGeometry
+package struct Convolution: Sendable {
+    package let geometry: ConvolutionGeometry
     /// The filters as the depthwise path reads them: `[C_out, k · k]`, row-major (PyTorch's
     /// `[C_out, 1, k, k]` flattened). Empty for the other paths, which keep a packed copy.
     package let depthwiseFilters: [Float]
@@ -19,10 +19,10 @@ public struct Convolution: Sendable {
     /// depthwise, Winograd and phase-split paths.
     package let packedFilters: [PackedMatrix]
     /// `[C_out]`.
-    public let bias: [Float]
-    public let activation: Activation
+    package let bias: [Float]
+    package let activation: Activation
     /// Output positions per block; by default as many as keep a block's columns near 256 KiB.
-    public let positionsPerBlock: Int?
+    package let positionsPerBlock: Int?
     /// The Winograd form of a 3×3 stride-1 convolution, when it pays (see `init`).
     package let winograd: WinogradConvolution?
     /// The phase-split form of a 3×3 stride-2 convolution (see `init`).
@@ -33,7 +33,7 @@ public struct Convolution: Sendable {
     ///     to cover blocks that start and end inside output rows and tiles narrower than a vector).
     ///   - allowsWinograd: run 3×3 stride-1 convolutions with at least 8 input and output channels
     ///     by Winograd F(4×4, 3×3) (the default); `false` keeps them on the im2col path.
-    public init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
+    package init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
                 positionsPerBlock: Int? = nil, allowsWinograd: Bool = true) {
         precondition(weights.count == geometry.outputChannels * geometry.filterSize,
                      "\(weights.count) weights for convolution \(geometry)")
@@ -64,15 +64,15 @@ public struct Convolution: Sendable {
     }
 
     /// Number of parameters (weights and biases).
-    public var parameterCount: Int { geometry.outputChannels * geometry.filterSize + bias.count }
+    package var parameterCount: Int { geometry.outputChannels * geometry.filterSize + bias.count }
 
     /// Convolves a `[1, C_in, H, W]` feature map into a new `[1, C_out, OH, OW]` one.
-    public func callAsFunction(_ input: Tensor, kernels: KernelSet = .active) -> Tensor { convolve(input, adding: nil, kernels: kernels) }
+    package func callAsFunction(_ input: Tensor, kernels: KernelSet = .active) -> Tensor { convolve(input, adding: nil, kernels: kernels) }
 
     /// `self(input)` plus `residual` (a shortcut connection, of the output's shape), added in the
     /// convolution's epilogue while each block is in cache (Winograd) or in one pass after it, not
     /// as a third tensor.
-    public func callAsFunction(_ input: Tensor, adding residual: Tensor, kernels: KernelSet = .active) -> Tensor {
+    package func callAsFunction(_ input: Tensor, adding residual: Tensor, kernels: KernelSet = .active) -> Tensor {
         convolve(input, adding: residual, kernels: kernels)
     }
 
@@ -92,13 +92,13 @@ public struct Convolution: Sendable {
     /// Convolves a feature map whose parts may not be written out (`FeatureMap`), as `self(x.tensor)`
     /// would: a 1×1 convolution reads the parts where they lie (see the kernel source's
     /// `convolveParts`).
-    public func callAsFunction(_ x: FeatureMap, kernels: KernelSet = .active) -> Tensor {
+    package func callAsFunction(_ x: FeatureMap, kernels: KernelSet = .active) -> Tensor {
         kernels.convolvePartsKernel(self, x)
     }
 
     /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
     /// element is written), adding `residual` (as many floats as the output) to the result if given.
-    public func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,
+    package func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,
                     into output: UnsafeMutablePointer<Float>, kernels: KernelSet = .active) {
         kernels.convolveKernel(self, input, height, width, residual, output)
     }

@@ -1,14 +1,14 @@
 /// The shape of a 2-D convolution or pooling window, as `nn.Conv2d` / `nn.MaxPool2d` define it
 /// (square kernel, equal stride and zero padding on both axes, dilation 1).
-public struct ConvolutionGeometry: Sendable, Equatable, CustomStringConvertible {
-    public var inputChannels: Int
-    public var outputChannels: Int
-    public var kernelSize: Int
-    public var stride: Int
-    public var padding: Int
-    public var groups: Int
+package struct ConvolutionGeometry: Sendable, Equatable, CustomStringConvertible {
+    package var inputChannels: Int
+    package var outputChannels: Int
+    package var kernelSize: Int
+    package var stride: Int
+    package var padding: Int
+    package var groups: Int
 
-    public init(inputChannels: Int, outputChannels: Int, kernelSize: Int, stride: Int = 1, padding: Int? = nil, groups: Int = 1) {
+    package init(inputChannels: Int, outputChannels: Int, kernelSize: Int, stride: Int = 1, padding: Int? = nil, groups: Int = 1) {
         precondition(kernelSize > 0 && stride > 0 && groups > 0, "invalid convolution geometry")
         precondition(inputChannels % groups == 0 && outputChannels % groups == 0,
                      "channels \(inputChannels)→\(outputChannels) not divisible by groups \(groups)")
@@ -21,24 +21,24 @@ public struct ConvolutionGeometry: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The output side for an input side, as PyTorch computes it.
-    public func outputSize(_ inputSize: Int) -> Int {
+    package func outputSize(_ inputSize: Int) -> Int {
         (inputSize + 2 * padding - kernelSize) / stride + 1
     }
 
     /// Elements in one output channel's filter: `(C_in / groups) · k · k`.
-    public var filterSize: Int { inputChannels / groups * kernelSize * kernelSize }
+    package var filterSize: Int { inputChannels / groups * kernelSize * kernelSize }
 
     /// True for a depthwise convolution: one filter per channel.
-    public var isDepthwise: Bool { groups == inputChannels && groups == outputChannels && groups > 1 }
+    package var isDepthwise: Bool { groups == inputChannels && groups == outputChannels && groups > 1 }
 
-    public var description: String {
+    package var description: String {
         "\(inputChannels)→\(outputChannels) k\(kernelSize) s\(stride) p\(padding) g\(groups)"
     }
 }
 
 extension Convolution {
     /// Floating-point operations for an input of `height × width` (a multiply-add counts two).
-    public func flops(height: Int, width: Int) -> Int {
+    package func flops(height: Int, width: Int) -> Int {
         2 * geometry.outputChannels * geometry.outputSize(height) * geometry.outputSize(width) * geometry.filterSize
     }
 }

@@ -6,28 +6,28 @@
 /// to a 1×1 convolution (`C3k2.cv1`). That convolution reads the parts where they lie and multiplies
 /// an upsampled part at its own, smaller size (see `Convolution`), so neither the upsampling nor
 /// the concatenation is ever written. Anything else asks for `tensor`.
-public struct FeatureMap {
+package struct FeatureMap {
     /// One part: `tensor`, every pixel repeated `upsampling × upsampling` times.
-    public struct Part {
-        public let tensor: Tensor
-        public let upsampling: Int
+    package struct Part {
+        package let tensor: Tensor
+        package let upsampling: Int
 
-        public var channels: Int { tensor.chw.channels }
+        package var channels: Int { tensor.chw.channels }
     }
 
-    public let parts: [Part]
+    package let parts: [Part]
 
     /// A map of one tensor as it is (of any shape: the network's head output is one too).
-    public init(_ tensor: Tensor) {
+    package init(_ tensor: Tensor) {
         parts = [Part(tensor: tensor, upsampling: 1)]
     }
 
-    public var channels: Int { parts.reduce(0) { $0 + $1.channels } }
-    public var height: Int { parts[0].tensor.chw.height * parts[0].upsampling }
-    public var width: Int { parts[0].tensor.chw.width * parts[0].upsampling }
+    package var channels: Int { parts.reduce(0) { $0 + $1.channels } }
+    package var height: Int { parts[0].tensor.chw.height * parts[0].upsampling }
+    package var width: Int { parts[0].tensor.chw.width * parts[0].upsampling }
 
     /// The maps side by side along the channels; they must have the same height and width.
-    public init(concatenating maps: [FeatureMap]) {
+    package init(concatenating maps: [FeatureMap]) {
         precondition(!maps.isEmpty, "nothing to concatenate")
         let (height, width) = (maps[0].height, maps[0].width)
         precondition(maps.allSatisfy { $0.height == height && $0.width == width },
@@ -36,7 +36,7 @@ public struct FeatureMap {
     }
 
     /// The tensors side by side along the channels; they must have the same height and width.
-    public init(concatenating tensors: [Tensor]) {
+    package init(concatenating tensors: [Tensor]) {
         self.init(concatenating: tensors.map(FeatureMap.init))
     }
 
@@ -45,14 +45,14 @@ public struct FeatureMap {
     }
 
     /// This map upsampled by `factor` (nearest neighbour).
-    public func upsampled(factor: Int) -> FeatureMap {
+    package func upsampled(factor: Int) -> FeatureMap {
         precondition(factor >= 1, "upsampling factor \(factor)")
         return FeatureMap(parts: parts.map { Part(tensor: $0.tensor, upsampling: $0.upsampling * factor) })
     }
 
     /// The map as one tensor: the part itself when there is one, read at its size; otherwise a new
     /// tensor with each part upsampled or copied into its channels.
-    public var tensor: Tensor {
+    package var tensor: Tensor {
         if parts.count == 1 && parts[0].upsampling == 1 { return parts[0].tensor }
         let (height, width) = (self.height, self.width)
         let output = Tensor.featureMap(channels: channels, height: height, width: width, zeroed: false)
@@ -79,12 +79,12 @@ public struct FeatureMap {
 extension Tensor {
     /// Nearest-neighbour upsampling by an integer factor, as `nn.Upsample(scale_factor: s, mode: "nearest")`:
     /// output pixel `(y, x)` copies input pixel `(y / s, x / s)`.
-    public func upsampledNearest(factor s: Int) -> Tensor {
+    package func upsampledNearest(factor s: Int) -> Tensor {
         FeatureMap(self).upsampled(factor: s).tensor
     }
 
     /// Concatenates `[1, C_i, H, W]` feature maps along the channel axis, as `torch.cat(xs, 1)`.
-    public static func concatenatingChannels(_ parts: [Tensor]) -> Tensor {
+    package static func concatenatingChannels(_ parts: [Tensor]) -> Tensor {
         FeatureMap(concatenating: parts).tensor
     }
 }

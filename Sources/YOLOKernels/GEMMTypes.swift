@@ -1,12 +1,12 @@
 /// `count` consecutive rows of a GEMM's right operand `B`, `stride` floats apart, the first at
 /// `first`. A product can read `B` from several such pieces — the channels of a concatenation's
 /// parts, say — as if they were one matrix.
-public struct GEMMInputRows {
-    public let first: UnsafePointer<Float>
-    public let count: Int
-    public let stride: Int
+package struct GEMMInputRows {
+    package let first: UnsafePointer<Float>
+    package let count: Int
+    package let stride: Int
 
-    public init(first: UnsafePointer<Float>, count: Int, stride: Int) {
+    package init(first: UnsafePointer<Float>, count: Int, stride: Int) {
         self.first = first
         self.count = count
         self.stride = stride
@@ -14,7 +14,7 @@ public struct GEMMInputRows {
 }
 
 /// What `packedGEMM` does to each result on its way out of the registers.
-public enum GEMMEpilogue {
+package enum GEMMEpilogue {
     /// Stores `A · B` as it is.
     case none
     /// Stores `activation(A · B + bias[row])`: a convolution's bias and activation, with no second

@@ -7,7 +7,7 @@ import CBLAS
 ///   - transposeA: use Aᵀ, where A is stored `[K×M]` with leading dimension `lda`.
 ///   - transposeB: use Bᵀ, where B is stored `[N×K]` with leading dimension `ldb`.
 @inline(__always)
-public func sgemm(
+package func sgemm(
     m: Int, n: Int, k: Int,
     a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
     b: UnsafePointer<Float>, ldb: Int, transposeB: Bool = false,
@@ -24,15 +24,15 @@ public func sgemm(
 }
 
 /// Sets how many threads OpenBLAS may use for one GEMM (the process-wide pool).
-public func setBLASThreadCount(_ count: Int) {
+package func setBLASThreadCount(_ count: Int) {
     openblas_set_num_threads(Int32(max(1, count)))
 }
 
 /// How many threads OpenBLAS uses now.
-public var blasThreadCount: Int { Int(openblas_get_num_threads()) }
+package var blasThreadCount: Int { Int(openblas_get_num_threads()) }
 
 /// The CPU kernel family OpenBLAS chose (`Haswell`, `SkylakeX`, `Cooperlake`, …). Its GEMM speed
 /// depends on it; the environment variable `OPENBLAS_CORETYPE` can force an older one.
-public var blasCoreName: String {
+package var blasCoreName: String {
     openblas_get_corename().map { String(cString: $0) } ?? "unknown"
 }

@@ -9,17 +9,17 @@ import YOLOTensor
 /// its own `InstructionSet.swift` and compiler target: `baseline` (any x86-64, and what an aarch64
 /// build runs), `avx2` (x86-64-v3: AVX2 + FMA, 8-float vectors) and `avx512` (x86-64-v4: AVX-512
 /// F/BW/DQ/VL, 16-float vectors). `YOLOKernelSets` picks one at load (`KernelSet.active`).
-public struct KernelSet: Sendable {
+package struct KernelSet: Sendable {
     /// `baseline`, `avx2` or `avx512`: what `SWIFTYOLO_KERNELS` names.
-    public let name: String
+    package let name: String
     /// The instructions it is compiled for, in words (`AVX2 + FMA`).
-    public let instructions: String
+    package let instructions: String
     /// Floats in the element-wise kernels' vectors.
-    public let vectorLanes: Int
+    package let vectorLanes: Int
     /// Rows of the GEMM micro-kernel's tile in one pass (its columns are two vectors).
-    public let microkernelRows: Int
+    package let microkernelRows: Int
     /// Whether multiply-adds are fused (one rounding) or a multiply and an add.
-    public let fusedMultiplyAdd: Bool
+    package let fusedMultiplyAdd: Bool
 
     package let convolveKernel: @Sendable (Convolution, UnsafePointer<Float>, Int, Int, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void
     package let convolvePartsKernel: @Sendable (Convolution, FeatureMap) -> Tensor
@@ -73,7 +73,7 @@ public struct KernelSet: Sendable {
 
     /// The set the layers run, chosen once at load by `YOLOKernelSets` (by `SWIFTYOLO_KERNELS`, else
     /// the best one the CPU has).
-    public static var active: KernelSet {
+    package static var active: KernelSet {
         guard let installed = installedSet else {
             preconditionFailure("no kernel set is active: YOLOKernelSets.KernelSets.activate() runs before the first layer")
         }
@@ -90,13 +90,13 @@ public struct KernelSet: Sendable {
 
 extension KernelSet {
     /// `C = epilogue(A · B)` (see the kernel source's `packedGEMM`).
-    public func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
+    package func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
                            c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetchingB: Bool = false) {
         packedGEMMKernel(a, panels, b, columns, c, rowStride, epilogue, prefetchingB)
     }
 
     /// `packedGEMM` with `B` one block of rows.
-    public func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
+    package func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
                            c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue) {
         var rows = GEMMInputRows(first: b, count: a.depth, stride: bRowStride)
         withUnsafeMutablePointer(to: &rows) { pointer in
@@ -105,59 +105,59 @@ extension KernelSet {
     }
 
     /// The `k × k` patches of `positions` output positions, one column per position, `C_in · k²` rows.
-    public func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, kernelSize: Int, stride: Int,
+    package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, kernelSize: Int, stride: Int,
                        padding: Int, positions: Range<Int>, into columns: UnsafeMutablePointer<Float>) {
         im2colKernel(input, channels, height, width, kernelSize, stride, padding, positions, columns)
     }
 
     /// A depthwise convolution with bias and activation, `C` planes into `C` planes.
-    public func depthwiseConvolution(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, weights: UnsafePointer<Float>,
+    package func depthwiseConvolution(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, weights: UnsafePointer<Float>,
                                      kernelSize: Int, stride: Int, padding: Int, bias: UnsafePointer<Float>, activation: Activation,
                                      into output: UnsafeMutablePointer<Float>) {
         depthwiseKernel(input, channels, height, width, weights, kernelSize, stride, padding, bias, activation, output)
     }
 
     /// `nn.MaxPool2d(kernelSize, stride, padding)` over `C` planes.
-    public func maxPool2d(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, kernelSize: Int, stride: Int,
+    package func maxPool2d(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, kernelSize: Int, stride: Int,
                           padding: Int, into output: UnsafeMutablePointer<Float>) {
         maxPoolKernel(input, channels, height, width, kernelSize, stride, padding, output)
     }
 
     /// Nearest-neighbour upsampling of `C` planes by `factor`.
-    public func upsampleNearest(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, factor: Int,
+    package func upsampleNearest(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, factor: Int,
                                 into output: UnsafeMutablePointer<Float>) {
         upsampleKernel(input, channels, height, width, factor, output)
     }
 
     /// `output[i] = a[i] + b[i]`; `output` may be `a`.
-    public func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
+    package func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
         addKernel(a, b, count, output)
     }
 
     /// `values = act(values + bias) (+ residual)` in place.
-    public func addBiasAndActivate(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, activation: Activation,
+    package func addBiasAndActivate(_ values: UnsafeMutablePointer<Float>, count: Int, bias: Float, activation: Activation,
                                    adding residual: UnsafePointer<Float>? = nil) {
         biasActivationKernel(values, count, bias, activation, residual)
     }
 
     /// `destination[i] = 1 / (1 + e^(−source[i]))`; in place or not overlapping.
-    public func sigmoid(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
+    package func sigmoid(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
         sigmoidKernel(source, count, destination)
     }
 
     /// The softmax of each row, in place.
-    public func softmaxRowsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+    package func softmaxRowsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
         softmaxKernel(values, rows, columns)
     }
 
     /// `destination[i] = e^source[i]` by the kernels' vector exponential.
-    public func exponentials(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
+    package func exponentials(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Float>) {
         expKernel(source, count, destination)
     }
 
     /// DFL's expectations: for each of `count` anchors, `Σ_j weights[j] · softmax(logits[·, anchor])_j`
     /// over `bins` planes of `planeSize` floats.
-    public func distributionExpectations(_ logits: UnsafePointer<Float>, planeSize: Int, count: Int, weights: UnsafePointer<Float>,
+    package func distributionExpectations(_ logits: UnsafePointer<Float>, planeSize: Int, count: Int, weights: UnsafePointer<Float>,
                                          bins: Int, into output: UnsafeMutablePointer<Float>) {
         expectationKernel(logits, planeSize, count, weights, bins, output)
     }

@@ -2,7 +2,7 @@ import YOLOTensor
 
 extension Tensor {
     /// `nn.MaxPool2d(kernelSize, stride, padding)` on a `[1, C, H, W]` feature map.
-    public func maxPooled(kernelSize: Int, stride: Int = 1, padding: Int, kernels: KernelSet = .active) -> Tensor {
+    package func maxPooled(kernelSize: Int, stride: Int = 1, padding: Int, kernels: KernelSet = .active) -> Tensor {
         let (channels, height, width) = chw
         let output = Tensor.featureMap(
             channels: channels,

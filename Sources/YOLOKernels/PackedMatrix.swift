@@ -7,22 +7,22 @@
 ///     A (rows × depth, row-major)        storage
 ///     a00 a01 a02 …                      panel 0: a00 a10 … a70 | a01 a11 … a71 | a02 … | …
 ///     a10 a11 a12 …                      panel 1: a80 a90 … a15,0 | a81 … | …
-public struct PackedMatrix: Sendable {
+package struct PackedMatrix: Sendable {
     /// Rows per panel: the microkernel's tile height.
-    public static let panelRows = 8
+    package static let panelRows = 8
 
-    public let rows: Int
-    public let depth: Int
+    package let rows: Int
+    package let depth: Int
     /// `panels` panels of `depth · panelRows` floats, `panelStride` floats apart from `offset` (several
     /// matrices can share one array, and a matrix of some of another's columns shares its panels).
     package let storage: [Float]
     package let offset: Int
     package let panelStride: Int
 
-    public var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
+    package var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
 
     /// Packs the `rows × depth` matrix whose row `r` starts at `matrix + r · rowStride`.
-    public init(rows: Int, depth: Int, matrix: UnsafePointer<Float>, rowStride: Int) {
+    package init(rows: Int, depth: Int, matrix: UnsafePointer<Float>, rowStride: Int) {
         precondition(rows > 0 && depth > 0 && rowStride >= depth, "packing a \(rows)×\(depth) matrix with row stride \(rowStride)")
         self.rows = rows
         self.depth = depth
@@ -65,7 +65,7 @@ public struct PackedMatrix: Sendable {
     /// consecutive runs of `panelRows` floats, so each panel's share of them is too. (A 1×1
     /// convolution over a concatenation multiplies the parts read at a different size by their own
     /// columns of the filters.)
-    public func columns(_ range: Range<Int>) -> PackedMatrix {
+    package func columns(_ range: Range<Int>) -> PackedMatrix {
         precondition(range.lowerBound >= 0 && range.upperBound <= depth && !range.isEmpty, "columns \(range) of a \(rows)×\(depth) matrix")
         return PackedMatrix(rows: rows, depth: range.count, storage: storage, offset: offset + range.lowerBound * Self.panelRows,
                             panelStride: panelStride)
@@ -79,7 +79,7 @@ public struct PackedMatrix: Sendable {
     package func panelOffset(_ panel: Int) -> Int { offset + panel * panelStride }
 
     /// The row-major matrix back (tests, and anyone who wants to see what was packed).
-    public var unpacked: [Float] {
+    package var unpacked: [Float] {
         (0..<(rows * depth)).map { index in
             let (row, column) = index.quotientAndRemainder(dividingBy: depth)
             let (panel, lane) = row.quotientAndRemainder(dividingBy: Self.panelRows)

@@ -2,10 +2,10 @@ import Foundation
 
 /// Plain, obviously correct versions of the kernels, kept beside the fast ones so tests can hold the
 /// fast paths against them (as ncnn tests its optimized layers against the plain ones).
-public enum ReferenceKernels {
+package enum ReferenceKernels {
     /// Direct convolution, `[1, C_in, H, W]` → `[1, C_out, OH, OW]`, by the definition:
     /// `out[o, y, x] = bias[o] + Σ_{c, ky, kx} w[o, c, ky, kx] · in[g·C_in/g + c, y·s − p + ky, x·s − p + kx]`.
-    public static func convolution(
+    package static func convolution(
         _ input: Tensor, geometry g: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation
     ) -> Tensor {
         let (channels, height, width) = input.chw
@@ -39,7 +39,7 @@ public enum ReferenceKernels {
     }
 
     /// Direct max pooling with −∞ padding.
-    public static func maxPool(_ input: Tensor, kernelSize k: Int, stride: Int, padding: Int) -> Tensor {
+    package static func maxPool(_ input: Tensor, kernelSize k: Int, stride: Int, padding: Int) -> Tensor {
         let (channels, height, width) = input.chw
         let outputHeight = (height + 2 * padding - k) / stride + 1
         let outputWidth = (width + 2 * padding - k) / stride + 1

@@ -3,7 +3,7 @@ import YOLOTensor
 
 /// This module's kernels, compiled for its instruction set (`InstructionSet.swift`), as the table
 /// the layers call through (`KernelSet`).
-public let kernelSet = KernelSet(
+package let kernelSet = KernelSet(
     name: InstructionSet.name, instructions: InstructionSet.instructions, vectorLanes: FloatVector.scalarCount,
     microkernelRows: microkernelRows, fusedMultiplyAdd: InstructionSet.fusedMultiplyAdd,
     convolve: { convolution, input, height, width, residual, output in

@@ -5,22 +5,22 @@ import YOLOKernelSets
 /// A YOLO11 detection network built from a weights file, mirroring Ultralytics' `DetectionModel`:
 /// the layers come from the yaml in the file, widths and repeats from its scale, tensors by their
 /// state-dict names. Immutable once built, so one model may run on several threads at once.
-public final class DetectionModel: Sendable {
-    public let file: String
-    public let description: ModelDescription
-    public let layers: [Layer]
+package final class DetectionModel: Sendable {
+    package let file: String
+    package let description: ModelDescription
+    package let layers: [Layer]
     /// The file's metadata, for reporting (source checkpoint, converter, versions).
-    public let metadata: JSONValue
+    package let metadata: JSONValue
     /// For each layer, the last later layer that reads its output by index (not as `-1`, the
     /// previous layer), or the layer itself when none does: its output is kept until then.
     private let lastReader: [Int]
 
     /// Loads and validates the weights file at `path` and builds the network.
-    public convenience init(path: String) throws {
+    package convenience init(path: String) throws {
         try self.init(file: TensorFile(path: path))
     }
 
-    public init(file: TensorFile) throws {
+    package init(file: TensorFile) throws {
         try KernelSets.activate()  // once per process: the kernel set the layers run
         try file.requireKind("weights")
         self.file = file.path
@@ -37,14 +37,14 @@ public final class DetectionModel: Sendable {
         self.lastReader = lastReader
     }
 
-    public var classNames: [String] { description.classNames }
-    public var classCount: Int { description.classCount }
-    public var strides: [Int] { description.strides }
+    package var classNames: [String] { description.classNames }
+    package var classCount: Int { description.classCount }
+    package var strides: [Int] { description.strides }
     /// The largest stride: input sides must be multiples of it.
-    public var maximumStride: Int { description.strides.max() ?? 32 }
+    package var maximumStride: Int { description.strides.max() ?? 32 }
 
-    public var storedParameterCount: Int { layers.reduce(0) { $0 + $1.storedParameterCount } }
-    public var foldedParameterCount: Int { layers.reduce(0) { $0 + $1.foldedParameterCount } }
+    package var storedParameterCount: Int { layers.reduce(0) { $0 + $1.storedParameterCount } }
+    package var foldedParameterCount: Int { layers.reduce(0) { $0 + $1.foldedParameterCount } }
 
     /// Runs the network on a preprocessed `[1, 3, H, W]` image (RGB in [0, 1], sides multiples of the
     /// largest stride) and returns the head output `[1, 4 + nc, anchors]`.
@@ -54,7 +54,7 @@ public final class DetectionModel: Sendable {
     ///
     /// - Parameter observe: called with each top-level layer's index and output, in order (its
     ///   `tensor` writes an unwritten one out).
-    public func callAsFunction(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
+    package func callAsFunction(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
         try validate(input)
         var outputs = [FeatureMap?](repeating: nil, count: layers.count)
         var previous = FeatureMap(input)
@@ -80,7 +80,7 @@ public final class DetectionModel: Sendable {
     }
 
     /// Throws unless `input` is a `[1, C_in, H, W]` map whose sides the strides divide.
-    public func validate(_ input: Tensor) throws {
+    package func validate(_ input: Tensor) throws {
         guard input.rank == 4, input.shape[0] == 1, input.shape[1] == description.inputChannels else {
             throw ModelError.invalidInput(reason: "expected a [1, \(description.inputChannels), H, W] tensor, got \(input.shape)")
         }
@@ -91,7 +91,7 @@ public final class DetectionModel: Sendable {
     }
 
     /// Each layer's output shape and cost for an input of `height × width`, without running the network.
-    public func layerProfiles(height: Int, width: Int) -> [LayerProfile] {
+    package func layerProfiles(height: Int, width: Int) -> [LayerProfile] {
         var profiles: [LayerProfile] = []
         var previous = (height, width)
         for layer in layers {
@@ -119,7 +119,7 @@ public final class DetectionModel: Sendable {
     /// packed copies, and the scratch that grows faster than the maps (the attention's `[N, N]`
     /// scores, one per head running at once). Tests hold it above the measured peak and within
     /// twice it, so that an input size can be refused before its first pass.
-    public func plannedActivationBytes(height: Int, width: Int) -> Int {
+    package func plannedActivationBytes(height: Int, width: Int) -> Int {
         let profiles = layerProfiles(height: height, width: width)
         func bytes(_ shape: [Int]) -> Int { shape.reduce(MemoryLayout<Float>.stride, *) }
         let inputBytes = bytes([1, description.inputChannels, height, width])
@@ -158,14 +158,14 @@ public final class DetectionModel: Sendable {
     static let workingSetFactor = 1.5
 
     /// Each layer's output shape for an input of `height × width`.
-    public func outputShapes(height: Int, width: Int) -> [[Int]] {
+    package func outputShapes(height: Int, width: Int) -> [[Int]] {
         layerProfiles(height: height, width: width).map(\.outputShape)
     }
 }
 
 /// What one layer produces and costs for a given input size.
-public struct LayerProfile: Sendable, Equatable {
-    public let outputShape: [Int]
+package struct LayerProfile: Sendable, Equatable {
+    package let outputShape: [Int]
     /// Floating-point operations (a multiply-add counts two).
-    public let flops: Int
+    package let flops: Int
 }

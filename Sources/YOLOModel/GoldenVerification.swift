@@ -4,29 +4,29 @@
 /// The bound that decides pass or fail is the head output's: boxes within `boxTolerance` pixels and
 /// class scores within `scoreTolerance`. Intermediate layers must stay within `layerTolerance` of
 /// their own scale (max-abs error ÷ max |value|), so a drift is pinned to the layer that causes it.
-public struct GoldenVerification: Sendable {
+package struct GoldenVerification: Sendable {
     /// The largest acceptable box error in the head output, in input pixels.
-    public static let boxTolerance: Float = 0.01
+    package static let boxTolerance: Float = 0.01
     /// The largest acceptable class-score error in the head output.
-    public static let scoreTolerance: Float = 1e-4
+    package static let scoreTolerance: Float = 1e-4
     /// The largest acceptable error of an intermediate layer, relative to its largest magnitude.
-    public static let layerTolerance: Float = 1e-4
+    package static let layerTolerance: Float = 1e-4
 
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// `model.7`, or `model.23 boxes` / `model.23 scores` for the two parts of the head.
-        public let name: String
-        public let shape: [Int]
-        public let difference: TensorDifference
+        package let name: String
+        package let shape: [Int]
+        package let difference: TensorDifference
         /// The bound applied, in words (`"abs ≤ 0.01 px"`).
-        public let bound: String
-        public let passed: Bool
+        package let bound: String
+        package let passed: Bool
     }
 
-    public let rows: [Row]
-    public var passed: Bool { rows.allSatisfy(\.passed) }
+    package let rows: [Row]
+    package var passed: Bool { rows.allSatisfy(\.passed) }
 
     /// - Throws: if the golden file is not one, lacks a layer, or does not fit the model.
-    public init(model: DetectionModel, golden: TensorFile) throws {
+    package init(model: DetectionModel, golden: TensorFile) throws {
         try golden.requireKind("golden")
         let input = try golden.tensor(named: "input")
         var outputs: [Int: Tensor] = [:]

@@ -1,5 +1,5 @@
 /// A JSON value as it appears in a tensor file's metadata (the model's yaml, class names, …).
-public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+package enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)
@@ -8,7 +8,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
@@ -19,7 +19,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -32,11 +32,11 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case let .object(members) = self { members[key] } else { nil }
     }
 
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case let .int(value): value
         case let .double(value) where value.rounded() == value && abs(value) < 1e15: Int(value)
@@ -44,7 +44,7 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case let .int(value): Double(value)
         case let .double(value): value
@@ -52,12 +52,12 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    public var stringValue: String? { if case let .string(value) = self { value } else { nil } }
-    public var boolValue: Bool? { if case let .bool(value) = self { value } else { nil } }
-    public var arrayValue: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
+    package var stringValue: String? { if case let .string(value) = self { value } else { nil } }
+    package var boolValue: Bool? { if case let .bool(value) = self { value } else { nil } }
+    package var arrayValue: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
 
     /// Python-literal spelling, as Ultralytics prints module arguments (`[64, 3, 2]`, `None`, `'nearest'`).
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: "None"
         case let .bool(value): value ? "True" : "False"

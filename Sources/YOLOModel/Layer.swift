@@ -1,5 +1,5 @@
 /// One top-level layer of the network (`model.<index>`), built from its yaml row.
-public struct Layer: Sendable {
+package struct Layer: Sendable {
     /// What the layer computes from its inputs.
     enum Operation: Sendable {
         case module(any Module)
@@ -7,28 +7,28 @@ public struct Layer: Sendable {
         case detect(Detect)
     }
 
-    public let index: Int
+    package let index: Int
     /// Indices of the layers whose outputs feed this one (`-1`: the previous layer).
-    public let from: [Int]
-    public let repeats: Int
+    package let from: [Int]
+    package let repeats: Int
     /// The module's name as the yaml spells it (`Conv`, `C3k2`, `nn.Upsample`, …).
-    public let module: String
+    package let module: String
     /// The module's constructor arguments after Ultralytics' `parse_model` resolved them (`[16, 32, 3, 2]`).
-    public let arguments: [JSONValue]
-    public let outputChannels: Int
+    package let arguments: [JSONValue]
+    package let outputChannels: Int
     /// Parameters as stored in the checkpoint (convolution weights, BatchNorm weights and biases).
-    public let storedParameterCount: Int
+    package let storedParameterCount: Int
     /// Parameters once BatchNorm is folded into the convolutions.
-    public let foldedParameterCount: Int
+    package let foldedParameterCount: Int
     let operation: Operation
 
     /// `from` as Ultralytics' model summary prints it: `-1`, or `[-1, 6]` for a list.
-    public var fromDescription: String {
+    package var fromDescription: String {
         from.count == 1 ? String(from[0]) : "[" + from.map(String.init).joined(separator: ", ") + "]"
     }
 
     /// The arguments as Ultralytics' model summary prints them: `[3, 16, 3, 2]`.
-    public var argumentsDescription: String {
+    package var argumentsDescription: String {
         JSONValue.array(arguments).description
     }
 }

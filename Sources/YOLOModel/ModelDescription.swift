@@ -1,26 +1,26 @@
 /// What a weights file says about its model: the Ultralytics yaml (layers, scales), the chosen scale,
 /// the classes and the strides. The graph is built from this, never from a hard-coded network.
-public struct ModelDescription: Sendable {
+package struct ModelDescription: Sendable {
     /// One `[from, repeats, module, args]` row of the yaml's `backbone` + `head`.
-    public struct LayerRow: Sendable {
-        public let from: [Int]
+    package struct LayerRow: Sendable {
+        package let from: [Int]
         /// True when `from` was a single index in the yaml (the layer takes one input).
-        public let hasSingleInput: Bool
-        public let repeats: Int
-        public let module: String
-        public let arguments: [JSONValue]
+        package let hasSingleInput: Bool
+        package let repeats: Int
+        package let module: String
+        package let arguments: [JSONValue]
     }
 
-    public let rows: [LayerRow]
-    public let scale: String
+    package let rows: [LayerRow]
+    package let scale: String
     /// `(depth, width, max_channels)` for `scale`.
-    public let depthMultiple: Double
-    public let widthMultiple: Double
-    public let maxChannels: Int
-    public let classCount: Int
-    public let classNames: [String]
-    public let strides: [Int]
-    public let inputChannels: Int
+    package let depthMultiple: Double
+    package let widthMultiple: Double
+    package let maxChannels: Int
+    package let classCount: Int
+    package let classNames: [String]
+    package let strides: [Int]
+    package let inputChannels: Int
 
     init(metadata: JSONValue, file: String) throws {
         func invalid(_ reason: String) -> ModelError { .invalidDescription(file: file, reason: reason) }

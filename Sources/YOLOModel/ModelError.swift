@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a model cannot be built from a weights file whose tensors are themselves sound.
-public enum ModelError: Error, Equatable, CustomStringConvertible {
+package enum ModelError: Error, Equatable, CustomStringConvertible {
     /// The metadata lacks a field, or a field has the wrong form.
     case invalidDescription(file: String, reason: String)
     /// The yaml names a module this engine does not implement.
@@ -11,7 +11,7 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
     /// An input whose size the network cannot take.
     case invalidInput(reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidDescription(file, reason): "\(file): invalid model description: \(reason)"
         case let .unsupportedModule(file, layer, module): "\(file): layer \(layer): module '\(module)' is not supported (SwiftYOLO runs YOLO11 detection models)"
@@ -23,5 +23,5 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
 
 extension ModelError: LocalizedError {
     /// The same one-line message as `description`: the file or input, and what is wrong with it.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

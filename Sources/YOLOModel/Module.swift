@@ -1,7 +1,7 @@
 import YOLOKernels
 
 /// A block of the network with one input feature map and one output, in inference form.
-public protocol Module: Sendable {
+package protocol Module: Sendable {
     /// Runs the block on a `[1, C, H, W]` feature map.
     func callAsFunction(_ x: Tensor) -> Tensor
     /// Runs the block on a feature map that may not be written out, and may leave its own output so

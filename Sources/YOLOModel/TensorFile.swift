@@ -5,49 +5,49 @@ import Glibc
 #endif
 
 /// One entry of a tensor file's table: where a named float32 tensor lies in the data section.
-public struct TensorEntry: Sendable, Equatable {
-    public let name: String
-    public let shape: [Int]
+package struct TensorEntry: Sendable, Equatable {
+    package let name: String
+    package let shape: [Int]
     /// Byte offset of the first element from the start of the file.
-    public let fileOffset: Int
-    public var count: Int { shape.reduce(1, *) }
+    package let fileOffset: Int
+    package var count: Int { shape.reduce(1, *) }
 }
 
 /// A memory-mapped SwiftYOLO tensor file (`docs/weight-file.md`): JSON metadata plus a table of
 /// 64-byte-aligned little-endian float32 tensors, validated completely on open so that every later
 /// access is in bounds. Tensors are used in place, without copying.
-public final class TensorFile: @unchecked Sendable {
-    public static let magic: [UInt8] = Array("SWYOLOTF".utf8)
-    public static let formatVersion: UInt32 = 1
+package final class TensorFile: @unchecked Sendable {
+    package static let magic: [UInt8] = Array("SWYOLOTF".utf8)
+    package static let formatVersion: UInt32 = 1
     static let headerSize = 64
     static let maximumRank = 8
     static let maximumNameLength = 1024
 
     /// The path the file was opened from, as given (used in every error message).
-    public let path: String
-    public let metadata: JSONValue
+    package let path: String
+    package let metadata: JSONValue
     /// The tensors in table order.
-    public let entries: [TensorEntry]
+    package let entries: [TensorEntry]
     private let index: [String: Int]
     private let mapping: UnsafeMutableRawPointer
     private let mappedLength: Int
 
     /// Bounds on what a file may ask of the reader before anything is allocated for it. Tensor data
     /// is mapped, not copied, so it needs none; the table and the metadata are parsed into memory.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Most tensors in the table (yolo11n has 418; each costs an entry and a name).
-        public var maxTensorCount: Int
+        package var maxTensorCount: Int
         /// Largest JSON metadata, in bytes (yolo11n's is 4.4 KB; decoding costs a multiple).
-        public var maxMetadataBytes: Int
+        package var maxMetadataBytes: Int
 
-        public init(maxTensorCount: Int = 100_000, maxMetadataBytes: Int = 16 << 20) {
+        package init(maxTensorCount: Int = 100_000, maxMetadataBytes: Int = 16 << 20) {
             self.maxTensorCount = maxTensorCount
             self.maxMetadataBytes = maxMetadataBytes
         }
     }
 
     /// Opens, maps and validates the file at `path`, refusing anything beyond `limits`.
-    public init(path: String, limits: Limits = Limits()) throws {
+    package init(path: String, limits: Limits = Limits()) throws {
         self.path = path
         let descriptor: Int32, length: Int
         do throws(FileSystemError) {
@@ -83,27 +83,27 @@ public final class TensorFile: @unchecked Sendable {
     deinit { munmap(mapping, mappedLength) }
 
     /// The entry named `name`, if the file has one.
-    public func entry(named name: String) -> TensorEntry? {
+    package func entry(named name: String) -> TensorEntry? {
         index[name].map { entries[$0] }
     }
 
     /// The tensor named `name`, borrowed from the mapping (read-only).
-    public func tensor(named name: String) throws -> Tensor {
+    package func tensor(named name: String) throws -> Tensor {
         guard let entry = entry(named: name) else { throw TensorFileError.missingTensor(file: path, tensor: name) }
         return tensor(entry)
     }
 
     /// The tensor behind `entry`, borrowed from the mapping (read-only).
-    public func tensor(_ entry: TensorEntry) -> Tensor {
+    package func tensor(_ entry: TensorEntry) -> Tensor {
         let pointer = (mapping + entry.fileOffset).assumingMemoryBound(to: Float.self)
         return Tensor(borrowing: pointer, shape: entry.shape, keepAlive: self)
     }
 
     /// The metadata's `kind` (`"weights"` or `"golden"`).
-    public var kind: String? { metadata["kind"]?.stringValue }
+    package var kind: String? { metadata["kind"]?.stringValue }
 
     /// Throws unless the metadata's `kind` is `expected`.
-    public func requireKind(_ expected: String) throws {
+    package func requireKind(_ expected: String) throws {
         let actual = kind ?? "unknown"
         guard actual == expected else { throw TensorFileError.wrongKind(file: path, expected: expected, actual: actual) }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a tensor file (weights or golden tensors) cannot be used. Every case names the file, and the
 /// tensor where one is at fault.
-public enum TensorFileError: Error, Equatable, CustomStringConvertible {
+package enum TensorFileError: Error, Equatable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
     case notATensorFile(file: String)
     case unsupportedVersion(file: String, version: UInt32)
@@ -18,7 +18,7 @@ public enum TensorFileError: Error, Equatable, CustomStringConvertible {
     /// The file asks for more than the reader's configured limit (`TensorFile.Limits`); nothing was allocated for it.
     case limitExceeded(file: String, what: String, limit: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(file, reason): "\(file): cannot read: \(reason)"
         case let .notATensorFile(file): "\(file): not a SwiftYOLO tensor file (bad magic; convert a .pt with tools/convert.py)"
@@ -40,5 +40,5 @@ public enum TensorFileError: Error, Equatable, CustomStringConvertible {
 
 extension TensorFileError: LocalizedError {
     /// The same one-line message as `description`: the file or input, and what is wrong with it.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -11,8 +11,8 @@ import YOLODetect
 /// frames and in this frame, or missed in at most `coast` frames in a row (reported with its last
 /// smoothed box, so a single missed detection does not make it blink). A track unseen for `window`
 /// frames is forgotten; until then an object that comes back keeps its id.
-public struct ObjectTracker: Sendable {
-    public let options: TrackerOptions
+package struct ObjectTracker: Sendable {
+    package let options: TrackerOptions
     private var tracks: [Track] = []
     private var nextId = 1
 
@@ -28,16 +28,16 @@ public struct ObjectTracker: Sendable {
     }
 
     /// - Precondition: `options.problem == nil`.
-    public init(options: TrackerOptions = TrackerOptions()) {
+    package init(options: TrackerOptions = TrackerOptions()) {
         precondition(options.problem == nil, "ObjectTracker: \(options.problem ?? "")")
         self.options = options
     }
 
     /// Number of tracks alive (reported or not).
-    public var liveTrackCount: Int { tracks.count }
+    package var liveTrackCount: Int { tracks.count }
 
     /// Feeds one processed frame's detections; returns the objects to report, by track id.
-    public mutating func update(_ detections: [Detection]) -> [TrackedObject] {
+    package mutating func update(_ detections: [Detection]) -> [TrackedObject] {
         var pairs: [(iou: Float, track: Int, detection: Int)] = []
         for (t, track) in tracks.enumerated() {
             for (d, detection) in detections.enumerated() where detection.classId == track.detection.classId {

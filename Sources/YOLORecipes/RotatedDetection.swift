@@ -1,11 +1,11 @@
 import YOLODetect
 
 /// A detection (box in original-image pixels) with the rotation pass that found it.
-public struct RotatedDetection: Sendable, Hashable {
-    public var detection: Detection
-    public var rotation: Rotation
+package struct RotatedDetection: Sendable, Hashable {
+    package var detection: Detection
+    package var rotation: Rotation
 
-    public init(detection: Detection, rotation: Rotation) {
+    package init(detection: Detection, rotation: Rotation) {
         self.detection = detection
         self.rotation = rotation
     }

@@ -7,21 +7,21 @@ import YOLODetect
 /// Frames are compared with the first frame of the current run; a frame that does not match it
 /// starts a new run. The event fires once, on the frame that completes the run, and fires again
 /// only after the scene changed (a run was broken) and settled anew. An empty scene can settle too.
-public struct SettleDetector: Sendable {
-    public let options: SettleOptions
+package struct SettleDetector: Sendable {
+    package let options: SettleOptions
     private var anchor: [Detection]?
     private var run = 0
     private var fired = false
 
     /// - Precondition: `options.problem == nil`.
-    public init(options: SettleOptions) {
+    package init(options: SettleOptions) {
         precondition(options.problem == nil, "SettleDetector: \(options.problem ?? "")")
         self.options = options
     }
 
     /// Feeds one processed frame's detections. When the scene settles on this frame, returns the
     /// indices of `detections` sorted left to right (by x1, then y1, then index); otherwise `nil`.
-    public mutating func update(_ detections: [Detection]) -> [Int]? {
+    package mutating func update(_ detections: [Detection]) -> [Int]? {
         if let anchor, Self.sameScene(anchor, detections, iou: options.iou) {
             run += 1
         } else {
@@ -40,7 +40,7 @@ public struct SettleDetector: Sendable {
 
     /// Same count, same classes, and a one-to-one matching of boxes of equal class with IoU > `iou`
     /// (taken greedily, best overlap first).
-    public static func sameScene(_ a: [Detection], _ b: [Detection], iou threshold: Float) -> Bool {
+    package static func sameScene(_ a: [Detection], _ b: [Detection], iou threshold: Float) -> Bool {
         guard a.count == b.count else { return false }
         guard a.map(\.classId).sorted() == b.map(\.classId).sorted() else { return false }
         var pairs: [(iou: Float, i: Int, j: Int)] = []

@@ -7,13 +7,13 @@ import Foundation
 /// so buffers serve tensors of other shapes too and the pool stays near the peak live set of one
 /// forward pass. Free buffers are kept up to `capacityBytes` in total; beyond that they go back to
 /// the system. Thread-safe: one pool serves every thread.
-public final class BufferPool: Sendable {
-    public static let shared = BufferPool(capacityBytes: 128 << 20)
+package final class BufferPool: Sendable {
+    package static let shared = BufferPool(capacityBytes: 128 << 20)
 
     /// A buffer and the bytes it holds (which may exceed the bytes asked for).
-    public struct Buffer: @unchecked Sendable {
-        public let pointer: UnsafeMutableRawPointer
-        public let capacity: Int
+    package struct Buffer: @unchecked Sendable {
+        package let pointer: UnsafeMutableRawPointer
+        package let capacity: Int
     }
 
     private struct State {
@@ -28,9 +28,9 @@ public final class BufferPool: Sendable {
     // hand-over of a buffer from one thread to the next is not reported as a race.
     private let lock = NSLock()
     nonisolated(unsafe) private var state = State()
-    public let capacityBytes: Int
+    package let capacityBytes: Int
 
-    public init(capacityBytes: Int) {
+    package init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
     }
 
@@ -41,7 +41,7 @@ public final class BufferPool: Sendable {
     }
 
     /// A 64-byte-aligned buffer of at least `byteCount` bytes, contents unspecified.
-    public func take(byteCount: Int) -> Buffer {
+    package func take(byteCount: Int) -> Buffer {
         let capacity = (byteCount + 4095) / 4096 * 4096  // whole pages: neighbours in size share buffers
         let recycled = withState { state -> Buffer? in
             let first = state.free.partitioningIndex { $0.capacity >= byteCount }
@@ -61,7 +61,7 @@ public final class BufferPool: Sendable {
     }
 
     /// Gives back a buffer from `take(byteCount:)`.
-    public func give(_ buffer: Buffer) {
+    package func give(_ buffer: Buffer) {
         let kept = withState { state -> Bool in
             state.liveBytes -= buffer.capacity
             guard state.freeBytes + buffer.capacity <= capacityBytes else { return false }
@@ -73,7 +73,7 @@ public final class BufferPool: Sendable {
     }
 
     /// Returns every free buffer to the system.
-    public func drain() {
+    package func drain() {
         let buffers = withState { state -> [Buffer] in
             defer { state.free = []; state.freeBytes = 0 }
             return state.free
@@ -82,10 +82,10 @@ public final class BufferPool: Sendable {
     }
 
     /// Bytes held in free buffers now.
-    public var freeBytes: Int { withState { $0.freeBytes } }
+    package var freeBytes: Int { withState { $0.freeBytes } }
 
     /// Bytes in buffers handed out and not given back: now, and the most ever at once.
-    public var liveBytes: (now: Int, peak: Int) { withState { ($0.liveBytes, $0.peakLiveBytes) } }
+    package var liveBytes: (now: Int, peak: Int) { withState { ($0.liveBytes, $0.peakLiveBytes) } }
 }
 
 extension Array {

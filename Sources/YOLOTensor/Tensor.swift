@@ -3,19 +3,19 @@
 /// Storage is either owned (allocated here, 64-byte aligned, zero-filled) or borrowed from a
 /// memory-mapped file that `keepAlive` holds open. A `Tensor` is a reference: the engine writes
 /// into the buffers it allocates, and never into borrowed ones.
-public final class Tensor: @unchecked Sendable {
+package final class Tensor: @unchecked Sendable {
     /// Dimensions, outermost first (`[1, C, H, W]` for a feature map).
-    public let shape: [Int]
+    package let shape: [Int]
     /// Number of elements: the product of `shape`.
-    public let count: Int
+    package let count: Int
     /// The first element. Valid while this tensor lives.
-    public let data: UnsafeMutablePointer<Float>
+    package let data: UnsafeMutablePointer<Float>
     /// The pool buffer behind owned storage; `nil` for borrowed storage.
     private let storage: BufferPool.Buffer?
     private let keepAlive: AnyObject?
 
     /// Allocates a zero-filled tensor.
-    public convenience init(shape: [Int]) {
+    package convenience init(shape: [Int]) {
         self.init(uninitializedShape: shape)
         data.update(repeating: 0, count: max(count, 1))
     }
@@ -23,7 +23,7 @@ public final class Tensor: @unchecked Sendable {
     /// Allocates a tensor whose elements are unspecified until written: for outputs that a kernel
     /// overwrites completely, so no time goes into zero-filling them first. Storage comes from
     /// (and returns to) `BufferPool.shared`.
-    public init(uninitializedShape shape: [Int]) {
+    package init(uninitializedShape shape: [Int]) {
         precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
         self.shape = shape
         self.count = shape.reduce(1, *)
@@ -34,7 +34,7 @@ public final class Tensor: @unchecked Sendable {
     }
 
     /// Copies `values` (row-major, `shape.reduce(1, *)` of them) into a new tensor.
-    public convenience init(shape: [Int], values: [Float]) {
+    package convenience init(shape: [Int], values: [Float]) {
         self.init(shape: shape)
         precondition(values.count == count, "\(values.count) values for shape \(shape)")
         for (index, value) in values.enumerated() { data[index] = value }
@@ -42,7 +42,7 @@ public final class Tensor: @unchecked Sendable {
 
     /// Wraps memory owned by `keepAlive` (a memory-mapped file, or another tensor this one is a view
     /// of) without copying.
-    public init(borrowing pointer: UnsafeMutablePointer<Float>, shape: [Int], keepAlive: AnyObject) {
+    package init(borrowing pointer: UnsafeMutablePointer<Float>, shape: [Int], keepAlive: AnyObject) {
         self.shape = shape
         self.count = shape.reduce(1, *)
         self.data = pointer
@@ -55,36 +55,36 @@ public final class Tensor: @unchecked Sendable {
     }
 
     /// The alignment of owned storage, in bytes: one cache line, and enough for any SIMD load.
-    public static let alignment = 64
+    package static let alignment = 64
 
-    public var rank: Int { shape.count }
+    package var rank: Int { shape.count }
 
     /// The elements as an array (a copy).
-    public var values: [Float] { Array(UnsafeBufferPointer(start: data, count: count)) }
+    package var values: [Float] { Array(UnsafeBufferPointer(start: data, count: count)) }
 
     /// The elements as a buffer, valid while this tensor lives.
-    public var buffer: UnsafeMutableBufferPointer<Float> { UnsafeMutableBufferPointer(start: data, count: count) }
+    package var buffer: UnsafeMutableBufferPointer<Float> { UnsafeMutableBufferPointer(start: data, count: count) }
 }
 
 extension Tensor {
     /// Channels, height and width of a `[1, C, H, W]` feature map.
-    public var chw: (channels: Int, height: Int, width: Int) {
+    package var chw: (channels: Int, height: Int, width: Int) {
         precondition(rank == 4 && shape[0] == 1, "expected a [1, C, H, W] feature map, got \(shape)")
         return (shape[1], shape[2], shape[3])
     }
 
     /// A new `[1, C, H, W]` feature map, zero-filled, or left unspecified for a kernel that writes
     /// every element.
-    public static func featureMap(channels: Int, height: Int, width: Int, zeroed: Bool = true) -> Tensor {
+    package static func featureMap(channels: Int, height: Int, width: Int, zeroed: Bool = true) -> Tensor {
         zeroed ? Tensor(shape: [1, channels, height, width]) : Tensor(uninitializedShape: [1, channels, height, width])
     }
 
     /// A pointer to channel `c` of a `[1, C, H, W]` feature map.
-    public func channel(_ c: Int) -> UnsafeMutablePointer<Float> {
+    package func channel(_ c: Int) -> UnsafeMutablePointer<Float> {
         data + c * shape[2] * shape[3]
     }
 }
 
 extension Tensor: CustomStringConvertible {
-    public var description: String { "Tensor\(shape)" }
+    package var description: String { "Tensor\(shape)" }
 }

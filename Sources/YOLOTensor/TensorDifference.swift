@@ -1,25 +1,25 @@
 /// How far a computed tensor is from a reference one: the largest absolute error, the largest error
 /// relative to the reference's own magnitude, and the first element past a tolerance.
-public struct TensorDifference: Sendable, CustomStringConvertible {
-    public let count: Int
+package struct TensorDifference: Sendable, CustomStringConvertible {
+    package let count: Int
     /// `max |actual − expected|`.
-    public let maxAbsolute: Float
+    package let maxAbsolute: Float
     /// Where `maxAbsolute` occurs.
-    public let maxAbsoluteIndex: Int
+    package let maxAbsoluteIndex: Int
     /// `maxAbsolute / max |expected|`: the error on the scale of the tensor.
-    public let relativeToScale: Float
+    package let relativeToScale: Float
     /// The first index where `|actual − expected| > tolerance(expected)`, if any.
-    public let firstBadIndex: Int?
+    package let firstBadIndex: Int?
 
     /// Compares two tensors of the same shape element by element.
     ///
     /// - Parameter tolerance: the largest acceptable absolute error for an expected value.
-    public init(actual: Tensor, expected: Tensor, tolerance: (Float) -> Float = { _ in .infinity }) {
+    package init(actual: Tensor, expected: Tensor, tolerance: (Float) -> Float = { _ in .infinity }) {
         precondition(actual.shape == expected.shape, "comparing \(actual.shape) with \(expected.shape)")
         self.init(actual: UnsafeBufferPointer(actual.buffer), expected: UnsafeBufferPointer(expected.buffer), tolerance: tolerance)
     }
 
-    public init(actual: UnsafeBufferPointer<Float>, expected: UnsafeBufferPointer<Float>, tolerance: (Float) -> Float = { _ in .infinity }) {
+    package init(actual: UnsafeBufferPointer<Float>, expected: UnsafeBufferPointer<Float>, tolerance: (Float) -> Float = { _ in .infinity }) {
         precondition(actual.count == expected.count)
         var maxAbsolute: Float = 0, maxAbsoluteIndex = 0, scale: Float = 0
         var firstBad: Int?
@@ -40,9 +40,9 @@ public struct TensorDifference: Sendable, CustomStringConvertible {
         self.firstBadIndex = firstBad
     }
 
-    public var isWithinTolerance: Bool { firstBadIndex == nil }
+    package var isWithinTolerance: Bool { firstBadIndex == nil }
 
-    public var description: String {
+    package var description: String {
         "max-abs \(maxAbsolute) at \(maxAbsoluteIndex), relative \(relativeToScale)"
             + (firstBadIndex.map { ", first bad index \($0)" } ?? "")
     }

@@ -6,7 +6,7 @@ import Darwin
 
 /// Seconds on a monotonic clock, and a way to wait for a moment on it. `FrameSampler` reads time
 /// through this so that tests can run it on simulated time.
-public protocol FrameClock: AnyObject {
+package protocol FrameClock: AnyObject {
     /// Seconds since an arbitrary, fixed origin.
     func now() -> Double
     /// Returns once `now() >= deadline`.
@@ -14,18 +14,18 @@ public protocol FrameClock: AnyObject {
 }
 
 /// The process's monotonic clock (`ContinuousClock`).
-public final class SystemFrameClock: FrameClock {
+package final class SystemFrameClock: FrameClock {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
 
-    public init() { origin = clock.now }
+    package init() { origin = clock.now }
 
-    public func now() -> Double {
+    package func now() -> Double {
         let elapsed = clock.now - origin
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    public func sleep(until deadline: Double) {
+    package func sleep(until deadline: Double) {
         let wait = deadline - now()
         guard wait > 0 else { return }
         var request = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))

@@ -1,16 +1,16 @@
 /// How many frames a `FrameSampler` read, handed on, and passed over.
-public struct SamplingCounts: Sendable, Equatable {
+package struct SamplingCounts: Sendable, Equatable {
     /// Frames read from the source.
-    public var read = 0
+    package var read = 0
     /// Frames handed on for processing.
-    public var processed = 0
+    package var processed = 0
     /// Frames passed over by `--every` (not sampled).
-    public var skipped = 0
+    package var skipped = 0
     /// Sampled frames dropped in realtime mode because a newer one had arrived by the time the
     /// previous frame was done.
-    public var dropped = 0
+    package var dropped = 0
 
-    public init(read: Int = 0, processed: Int = 0, skipped: Int = 0, dropped: Int = 0) {
+    package init(read: Int = 0, processed: Int = 0, skipped: Int = 0, dropped: Int = 0) {
         self.read = read
         self.processed = processed
         self.skipped = skipped
@@ -29,13 +29,13 @@ public struct SamplingCounts: Sendable, Equatable {
 ///
 /// Frames passed over are read but never converted. The frames handed on carry times at the
 /// sampler's rate (`index / frameRate`), so a rate given by the caller overrides the source's.
-public final class FrameSampler {
-    public let source: any FrameSource
-    public let every: Int
-    public let realtime: Bool
+package final class FrameSampler {
+    package let source: any FrameSource
+    package let every: Int
+    package let realtime: Bool
     /// Frames per second used to pace realtime mode.
-    public let frameRate: Double
-    public private(set) var counts = SamplingCounts()
+    package let frameRate: Double
+    package private(set) var counts = SamplingCounts()
     private let clock: any FrameClock
     private var start: Double?
     private var nextSampled = 0
@@ -45,7 +45,7 @@ public final class FrameSampler {
     ///   - realtime: drop frames that arrive while the previous one is being processed.
     ///   - frameRate: frames per second (the source's, or one given for a directory); must be positive.
     ///   - clock: where realtime mode reads the time.
-    public init(source: any FrameSource, every: Int = 1, realtime: Bool = false, frameRate: Double,
+    package init(source: any FrameSource, every: Int = 1, realtime: Bool = false, frameRate: Double,
                 clock: any FrameClock = SystemFrameClock()) {
         precondition(every >= 1, "FrameSampler: every must be at least 1, got \(every)")
         precondition(frameRate > 0 && frameRate.isFinite, "FrameSampler: frame rate must be positive, got \(frameRate)")
@@ -58,7 +58,7 @@ public final class FrameSampler {
 
     /// The next frame to process, with the number of sampled frames dropped just before it (always
     /// 0 unless realtime); `nil` at the end of the source.
-    public func next() throws(VideoError) -> (frame: PendingFrame, dropped: Int)? {
+    package func next() throws(VideoError) -> (frame: PendingFrame, dropped: Int)? {
         realtime ? try nextRealtime() : try nextEvery().map { ($0, 0) }
     }
 

@@ -1,22 +1,23 @@
+import YOLOImage
 /// The stream header of a YUV4MPEG2 file: `YUV4MPEG2 W<w> H<h> F<n>:<d> I<i> A<n>:<d> C<c> X<…>`.
 ///
 /// Mirrors what ffmpeg's `yuv4mpegpipe` demuxer accepts: `W` and `H` are required, the frame rate
 /// defaults to 25 fps, the chroma layout to 4:2:0 (jpeg siting), and unknown tags are ignored.
 /// Only 8-bit 4:2:0 and 4:4:4 are supported; `XCOLORRANGE=FULL` selects full-range codes.
-public struct Y4MHeader: Sendable, Equatable {
-    public static let magic = "YUV4MPEG2"
+package struct Y4MHeader: Sendable, Equatable {
+    package static let magic = "YUV4MPEG2"
 
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// Frames per second as a fraction (`F30000:1001` is 29.97 fps).
-    public var frameRateNumerator: Int
-    public var frameRateDenominator: Int
+    package var frameRateNumerator: Int
+    package var frameRateDenominator: Int
     /// The `I` tag as written (`p` progressive, `t`/`b` field order, `m` mixed); informational.
-    public var interlacing: String
-    public var chroma: Y4MChroma
-    public var range: YUVRange
+    package var interlacing: String
+    package var chroma: Y4MChroma
+    package var range: YUVRange
 
-    public init(width: Int, height: Int, frameRateNumerator: Int = 25, frameRateDenominator: Int = 1,
+    package init(width: Int, height: Int, frameRateNumerator: Int = 25, frameRateDenominator: Int = 1,
                 interlacing: String = "p", chroma: Y4MChroma = .c420jpeg, range: YUVRange = .limited) {
         self.width = width
         self.height = height
@@ -28,16 +29,16 @@ public struct Y4MHeader: Sendable, Equatable {
     }
 
     /// Frames per second.
-    public var frameRate: Double { Double(frameRateNumerator) / Double(frameRateDenominator) }
+    package var frameRate: Double { Double(frameRateNumerator) / Double(frameRateDenominator) }
 
     /// Bytes of one frame's planes (Y, then Cb, then Cr), not counting its `FRAME` line.
-    public var frameByteCount: Int {
+    package var frameByteCount: Int {
         let c = chroma.chromaSize(width: width, height: height)
         return width * height + 2 * c.width * c.height
     }
 
     /// The header line as ffmpeg writes it, without the newline.
-    public var line: String {
+    package var line: String {
         "\(Self.magic) W\(width) H\(height) F\(frameRateNumerator):\(frameRateDenominator) I\(interlacing) A1:1 C\(chroma.rawValue) XCOLORRANGE=\(range.rawValue)"
     }
 
@@ -46,7 +47,7 @@ public struct Y4MHeader: Sendable, Equatable {
     /// - Parameters:
     ///   - source: the stream's name for errors.
     ///   - maxPixels: frames with more pixels are refused before anything is allocated.
-    public init(parsing line: [UInt8], source: String, maxPixels: Int) throws(VideoError) {
+    package init(parsing line: [UInt8], source: String, maxPixels: Int) throws(VideoError) {
         let text = String(decoding: line, as: UTF8.self)
         var fields = text.split(separator: " ", omittingEmptySubsequences: true)
         guard let first = fields.first, first == Self.magic else {

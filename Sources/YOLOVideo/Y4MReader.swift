@@ -1,12 +1,13 @@
+import YOLOImage
 /// Reads a YUV4MPEG2 stream (a `.y4m` file, or standard input for `-`) frame by frame.
 ///
 /// The header is read and validated on `init`; each `read()` then takes one `FRAME` line and
 /// the frame's planes (`header.frameByteCount` bytes), and `PendingFrame.decode()` converts them
 /// to RGB with `YUVToRGB`, as `ffmpeg -pix_fmt rgb24` would. Errors name the source and the frame.
-public final class Y4MReader: FrameSource {
-    public let name: String
-    public let header: Y4MHeader
-    public var frameRate: Double? { header.frameRate }
+package final class Y4MReader: FrameSource {
+    package let name: String
+    package let header: Y4MHeader
+    package var frameRate: Double? { header.frameRate }
     private let input: ByteInput
     private let converter: YUVToRGB
     private var nextIndex = 0
@@ -16,7 +17,7 @@ public final class Y4MReader: FrameSource {
 
     /// Opens `path` (`-` for standard input) and reads its header.
     /// - Parameter maxPixels: frames larger than this are refused before anything is allocated.
-    public init(path: String, maxPixels: Int = 50_000_000) throws(VideoError) {
+    package init(path: String, maxPixels: Int = 50_000_000) throws(VideoError) {
         let input = try ByteInput(path: path)
         guard let line = try input.readLine(maxLength: Self.maxLineLength, what: "the header") else {
             throw .invalidHeader(source: input.name, reason: "the stream is empty")
@@ -27,7 +28,7 @@ public final class Y4MReader: FrameSource {
         converter = YUVToRGB(range: header.range)
     }
 
-    public func read() throws(VideoError) -> PendingFrame? {
+    package func read() throws(VideoError) -> PendingFrame? {
         let index = nextIndex
         guard let line = try readFrameLine(index: index) else { return nil }
         guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == 0x20 else {

@@ -3,13 +3,13 @@ import YOLOImage
 /// Builds a YUV4MPEG2 stream in memory from RGB images: BT.601 limited range, 4:2:0 (each chroma
 /// sample the mean of its 2×2 block) or 4:4:4. For making test streams and clips in code; the
 /// conversion is the textbook one (`Y = 16 + 0.257 R + 0.504 G + 0.098 B`, …), rounded.
-public struct Y4MWriter: Sendable {
-    public let header: Y4MHeader
+package struct Y4MWriter: Sendable {
+    package let header: Y4MHeader
     /// The stream so far: the header line, then each frame added.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// Starts a stream of `width × height` frames.
-    public init(width: Int, height: Int, frameRateNumerator: Int = 25, frameRateDenominator: Int = 1, chroma: Y4MChroma = .c420jpeg) {
+    package init(width: Int, height: Int, frameRateNumerator: Int = 25, frameRateDenominator: Int = 1, chroma: Y4MChroma = .c420jpeg) {
         header = Y4MHeader(width: width, height: height, frameRateNumerator: frameRateNumerator,
                            frameRateDenominator: frameRateDenominator, chroma: chroma, range: .limited)
         bytes = Array((header.line + "\n").utf8)
@@ -17,7 +17,7 @@ public struct Y4MWriter: Sendable {
 
     /// Appends one frame.
     /// - Precondition: `image` has the stream's size.
-    public mutating func append(_ image: RGBImage) {
+    package mutating func append(_ image: RGBImage) {
         precondition(image.width == header.width && image.height == header.height,
                      "Y4MWriter: a \(image.width)×\(image.height) frame in a \(header.width)×\(header.height) stream")
         bytes += Array("FRAME\n".utf8)
@@ -25,7 +25,7 @@ public struct Y4MWriter: Sendable {
     }
 
     /// The Y, Cb and Cr planes of `image`.
-    public static func planes(of image: RGBImage, chroma: Y4MChroma) -> [UInt8] {
+    package static func planes(of image: RGBImage, chroma: Y4MChroma) -> [UInt8] {
         let w = image.width, h = image.height, p = image.pixels
         func rgb(_ x: Int, _ y: Int) -> (Double, Double, Double) {
             let i = (y * w + x) * 3

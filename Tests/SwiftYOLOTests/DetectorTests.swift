@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwiftYOLO
 import YOLOImage
+import YOLOVideo
 
 /// The library API: pixels in memory give what the file gives; bad pixels and options are typed
 /// errors; one detector serves several threads.
@@ -15,6 +16,61 @@ import YOLOImage
         let fromPixels = try detector.detect(pixels: image.pixels, width: image.width, height: image.height)
         #expect(fromFile == fromPixels)
         #expect(fromFile.map(\.label) == ["bus", "person", "person", "person", "person"])
+    }
+
+    /// bus.jpg handed over as a camera would, in each packed format with padded rows, gives exactly
+    /// the file's detections; as YUV 4:2:0 (I420 and NV12), exactly the detections of the same planes
+    /// converted to RGB first, as `swift-yolo video` converts them.
+    @Test func pixelBuffersGiveWhatTheFileGives() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights())
+        let image = try ImageDecoder().decode(contentsOf: Self.bus)
+        let fromFile = try detector.detect(imageAt: Self.bus)
+        let (width, height) = (image.width, image.height)
+        for format in [PixelBuffer.Format.rgb8, .bgr8, .rgba8, .bgra8] {
+            let bpp = format.bytesPerPixel ?? 0
+            let bytesPerRow = (width * bpp + 63) / 64 * 64 + 64  // 64-byte aligned, then a spare 64
+            var bytes = [UInt8](repeating: 0xA5, count: bytesPerRow * height)
+            let order = format == .bgr8 || format == .bgra8 ? [2, 1, 0] : [0, 1, 2]
+            for y in 0..<height {
+                for x in 0..<width {
+                    for (k, channel) in order.enumerated() {
+                        bytes[y * bytesPerRow + x * bpp + k] = image.pixels[(y * width + x) * 3 + channel]
+                    }
+                }
+            }
+            let detections = try bytes.withUnsafeBytes { raw in
+                try detector.detect(in: PixelBuffer(format: format, width: width, height: height, bytesPerRow: bytesPerRow, bytes: raw))
+            }
+            #expect(detections == fromFile, "\(format)")
+        }
+        // YUV 4:2:0 planes of the image (BT.601 limited range), and the RGB they stand for.
+        let planes = Y4MWriter.planes(of: image, chroma: .c420jpeg)
+        let converted = YUVToRGB(range: .limited).convert(planes, width: width, height: height, chroma: .c420jpeg)
+        let expected = try detector.run(converted).detections
+        let cw = (width + 1) / 2, ch = (height + 1) / 2
+        let y = Array(planes[0..<(width * height)])
+        let u = Array(planes[(width * height)..<(width * height + cw * ch)])
+        let v = Array(planes[(width * height + cw * ch)...])
+        let uv = (0..<(cw * ch)).flatMap { [u[$0], v[$0]] }
+        let i420 = try y.withUnsafeBytes { yb in try u.withUnsafeBytes { ub in try v.withUnsafeBytes { vb in
+            try detector.detect(in: PixelBuffer(format: .i420, width: width, height: height, planes: [
+                .init(bytes: yb, bytesPerRow: width), .init(bytes: ub, bytesPerRow: cw), .init(bytes: vb, bytesPerRow: cw)]))
+        }}}
+        let nv12 = try y.withUnsafeBytes { yb in try uv.withUnsafeBytes { uvb in
+            try detector.detect(in: PixelBuffer(format: .nv12, width: width, height: height, planes: [
+                .init(bytes: yb, bytesPerRow: width), .init(bytes: uvb, bytesPerRow: 2 * cw)]))
+        }}
+        #expect(i420 == expected)
+        #expect(nv12 == expected)
+        // What 4:2:0 costs against the file: the same objects; the chroma subsampling and the
+        // codes' rounding move confidences by at most 0.02 and boxes by at most 2 px here.
+        #expect(expected.map(\.label) == fromFile.map(\.label))
+        for (got, want) in zip(expected, fromFile) {
+            #expect(abs(got.confidence - want.confidence) <= 0.02, "\(got) vs \(want)")
+            for (a, b) in [(got.box.x1, want.box.x1), (got.box.y1, want.box.y1), (got.box.x2, want.box.x2), (got.box.y2, want.box.y2)] {
+                #expect(abs(a - b) <= 2, "\(got) vs \(want)")
+            }
+        }
     }
 
     @Test func badPixelsAreTypedErrors() throws {

@@ -11,7 +11,7 @@ import SwiftYOLO
 
     struct Expected: Decodable {
         struct Arguments: Decodable {
-            let conf: Float
+            let conf: Double
             let iou: Double
             let imgsz: Int
             let agnostic: Bool

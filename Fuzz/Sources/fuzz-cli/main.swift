@@ -1,11 +1,11 @@
 // libFuzzer target: the CLI's option parsing and validation, on the real command types
-// (Sources/swift-yolo, every subcommand). The input is argv, arguments separated by NUL bytes.
+// (SwiftYOLOCommands, every subcommand). The input is argv, arguments separated by NUL bytes.
 // Nothing is run: a command line that parses has its `--classes` filter resolved against a label
 // map (as `detect` does with the model's names), and an error is rendered as the user would see
 // it (usage, help, or the one-line message).
 import ArgumentParser
 import FuzzSupport
-@testable import SwiftYOLOCLI
+import SwiftYOLOCommands
 import YOLODetect
 import YOLOFileSystem
 

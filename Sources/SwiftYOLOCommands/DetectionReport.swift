@@ -65,4 +65,5 @@ enum DetectionReport {
     }
 
     static func format(_ milliseconds: Double) -> String { String(format: "%.2f", milliseconds) }
+    static func format(_ duration: Duration) -> String { format(duration.milliseconds) }
 }

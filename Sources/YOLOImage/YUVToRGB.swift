@@ -1,5 +1,3 @@
-import YOLOImage
-
 /// Converts 8-bit BT.601 Y′CbCr planes to RGB8 exactly as ffmpeg's libswscale does for
 /// `ffmpeg -i in.y4m -pix_fmt rgb24` (swscale defaults, BT.601, FFmpeg 5.1 on x86-64).
 ///
@@ -16,15 +14,15 @@ import YOLOImage
 /// The coefficients are computed as `ff_yuv2rgb_c_init_tables` computes them from the BT.601 inverse
 /// matrix `{104597, 132201, 25675, 53279}` (16.16 fixed point: 1.596 V→R, 2.017 U→B, 0.392 U→G,
 /// 0.813 V→G): limited range scales luma by 255/219 and subtracts 16; full range scales chroma by 224/255.
-public struct YUVToRGB: Sendable {
-    public let range: YUVRange
+package struct YUVToRGB: Sendable {
+    package let range: YUVRange
 
     /// 4:2:0 terms, indexed by the 8-bit code: luma, V→R, U→G, V→G, U→B.
     private let luma: [Int32], redV: [Int32], greenU: [Int32], greenV: [Int32], blueU: [Int32]
     /// 4:4:4 terms (before the shift by 22), indexed the same way.
     private let fullLuma: [Int], fullRedV: [Int], fullGreenU: [Int], fullGreenV: [Int], fullBlueU: [Int]
 
-    public init(range: YUVRange = .limited) {
+    package init(range: YUVRange = .limited) {
         self.range = range
         // ff_yuv2rgb_coeffs[SWS_CS_DEFAULT] (ITU-R BT.601), signs as ff_yuv2rgb_c_init_tables sets them.
         var crv = 104_597, cbu = 132_201, cgu = -25_675, cgv = -53_279
@@ -64,57 +62,31 @@ public struct YUVToRGB: Sendable {
         min(max((value + (1 << 15)) >> 16, -0x7FFF), 0x7FFF)
     }
 
-    /// Converts one frame's planes, laid out as in a YUV4MPEG2 frame: Y (`width × height`), then Cb,
-    /// then Cr (each `chroma.chromaSize`).
-    /// - Precondition: `planes.count` is the frame's byte count for `chroma`.
-    public func convert(_ planes: UnsafeRawBufferPointer, width: Int, height: Int, chroma: Y4MChroma) -> RGBImage {
-        let c = chroma.chromaSize(width: width, height: height)
-        precondition(planes.count == width * height + 2 * c.width * c.height,
-                     "YUVToRGB: \(planes.count) bytes for a \(width)×\(height) \(chroma.rawValue) frame")
-        let bytes = planes.bindMemory(to: UInt8.self)
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, initialized in
-            let yPlane = UnsafeBufferPointer(rebasing: bytes[0..<(width * height)])
-            let uStart = width * height, vStart = uStart + c.width * c.height
-            let uPlane = UnsafeBufferPointer(rebasing: bytes[uStart..<vStart])
-            let vPlane = UnsafeBufferPointer(rebasing: bytes[vStart..<(vStart + c.width * c.height)])
-            if chroma.isSubsampled {
-                convertSubsampled(y: yPlane, u: uPlane, v: vPlane, width: width, height: height, chromaWidth: c.width, into: out)
-            } else {
-                convertFull(y: yPlane, u: uPlane, v: vPlane, count: width * height, into: out)
-            }
-            initialized = width * height * 3
-        }
-        return RGBImage(width: width, height: height, pixels: pixels)
-    }
-
-    /// Converts planes held in an array (see `convert(_:width:height:chroma:)`).
-    public func convert(_ planes: [UInt8], width: Int, height: Int, chroma: Y4MChroma) -> RGBImage {
-        planes.withUnsafeBytes { convert($0, width: width, height: height, chroma: chroma) }
-    }
-
-    private func convertSubsampled(y: UnsafeBufferPointer<UInt8>, u: UnsafeBufferPointer<UInt8>, v: UnsafeBufferPointer<UInt8>,
-                                   width: Int, height: Int, chromaWidth: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+    /// Converts one row of 4:2:0 (or 4:2:2) samples: `width` luma samples and the chroma samples
+    /// covering them, `chromaStep` bytes apart (1 for planar I420, 2 for NV12's interleaved UV,
+    /// where `v` is `u + 1`), to `width` RGB pixels.
+    package func convertSubsampledRow(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+                                      chromaStep: Int, width: Int, into out: UnsafeMutablePointer<UInt8>) {
         luma.withUnsafeBufferPointer { luma in
         redV.withUnsafeBufferPointer { redV in
         greenU.withUnsafeBufferPointer { greenU in
         greenV.withUnsafeBufferPointer { greenV in
         blueU.withUnsafeBufferPointer { blueU in
-            for row in 0..<height {
-                let yRow = row * width, cRow = (row >> 1) * chromaWidth, outRow = row * width * 3
-                for x in 0..<width {
-                    let cu = Int(u[cRow + (x >> 1)]), cv = Int(v[cRow + (x >> 1)])
-                    let l = luma[Int(y[yRow + x])]
-                    let o = outRow + 3 * x
-                    out[o] = Self.clamp(l + redV[cv])
-                    out[o + 1] = Self.clamp(l + greenU[cu] + greenV[cv])
-                    out[o + 2] = Self.clamp(l + blueU[cu])
-                }
+            for x in 0..<width {
+                let c = (x >> 1) * chromaStep
+                let cu = Int(u[c]), cv = Int(v[c])
+                let l = luma[Int(y[x])]
+                let o = 3 * x
+                out[o] = Self.clamp(l + redV[cv])
+                out[o + 1] = Self.clamp(l + greenU[cu] + greenV[cv])
+                out[o + 2] = Self.clamp(l + blueU[cu])
             }
         }}}}}
     }
 
-    private func convertFull(y: UnsafeBufferPointer<UInt8>, u: UnsafeBufferPointer<UInt8>, v: UnsafeBufferPointer<UInt8>,
-                             count: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+    /// Converts `count` samples of full-resolution (4:4:4) planes to RGB pixels.
+    package func convertFull(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+                             count: Int, into out: UnsafeMutablePointer<UInt8>) {
         for i in 0..<count {
             let l = fullLuma[Int(y[i])], cu = Int(u[i]), cv = Int(v[i])
             out[3 * i] = Self.clampFull(l + fullRedV[cv])

@@ -6,9 +6,9 @@ import Darwin
 #endif
 import YOLOFileSystem
 
-@main
-struct SwiftYOLOCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `swift-yolo`: the root command and its subcommands.
+package struct SwiftYOLOCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "swift-yolo",
         abstract: "Run Ultralytics YOLO11 detection models in pure Swift, with no ML runtime.",
         discussion: """
@@ -26,9 +26,11 @@ struct SwiftYOLOCommand: ParsableCommand {
         version: VersionInfo.text,
         subcommands: [DetectCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
 
+    package init() {}
+
     /// Parses the command line byte for byte (`PathEncoding`), runs the command, and turns every
     /// outcome into one exit status (`ExitStatus`) and at most one line on stderr.
-    static func main() {
+    package static func main() {
         Interruption.install()
         // A file-size limit then fails the write (EFBIG), which is reported, instead of killing the
         // process with no message and a temporary left behind.
@@ -41,7 +43,7 @@ struct SwiftYOLOCommand: ParsableCommand {
     }
 
     /// Runs the command line `arguments` and returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         do {
             if let problem = dashedName(in: arguments) { throw CommandFailure.usage(problem) }
             var command = try parseAsRoot(arguments)
@@ -74,7 +76,7 @@ struct SwiftYOLOCommand: ParsableCommand {
     /// A message for an argument like `-photo.jpg`, which the parser would take for a cluster of
     /// short options (`-h` among them would print help and exit 0); `nil` if there is none.
     /// Arguments after `--`, `-` alone and negative numbers are fine.
-    static func dashedName(in arguments: [String]) -> String? {
+    package static func dashedName(in arguments: [String]) -> String? {
         for argument in arguments.prefix(while: { $0 != "--" }) where argument.count > 2 && argument.hasPrefix("-") && !argument.hasPrefix("--") {
             if Double(argument) != nil { continue }
             return "unknown option '\(argument)'; a file whose name starts with '-' goes after '--' "

@@ -16,7 +16,7 @@ struct DetectionArguments: ParsableArguments {
     // Numbers are parsed unconditionally, so that `--conf -1` is refused for its value, not taken
     // for an option.
     @Option(parsing: .unconditional, help: "Minimum confidence of a detection, in [0, 1].")
-    var conf: Float = 0.25
+    var conf: Double = 0.25
 
     @Option(parsing: .unconditional, help: "IoU threshold of non-maximum suppression, in [0, 1]: a box overlapping a stronger one by more is dropped.")
     var iou: Double = 0.7

@@ -1,0 +1,12 @@
+/// Runs `body` and adds the time it took to `duration`.
+package func measure<T>(_ duration: inout Duration, _ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { duration += clock.now - start }
+    return try body()
+}
+
+extension Duration {
+    /// The duration in milliseconds, for reports.
+    package var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
