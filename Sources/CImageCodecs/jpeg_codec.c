@@ -1,9 +1,12 @@
-// JPEG decode through libjpeg(-turbo) with an error manager that never lets the library exit().
+// JPEG decode and encode through libjpeg(-turbo) with an error manager that never lets the library exit().
 #include "CImageCodecs.h"
 
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -143,5 +146,58 @@ int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t
     ctx.finishing = 1;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    return SY_OK;
+}
+
+int sy_jpeg_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, int32_t quality, char *err) {
+    struct jpeg_compress_struct cinfo;
+    jpeg_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = err;
+    err[0] = 0;
+    if (width <= 0 || height <= 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION || quality < 1 || quality > 100) {
+        snprintf(err, SY_ERROR_CAPACITY, "cannot write a %dx%d JPEG at quality %d", width, height, quality);
+        return SY_ERR_ARGUMENT;
+    }
+    cinfo.err = jpeg_std_error(&ctx.pub);
+    ctx.pub.error_exit = on_error_exit;
+    ctx.pub.emit_message = on_emit_message;
+    ctx.pub.output_message = on_output_message;
+    // The whole file is made in memory, then written with checked write(2) calls.
+    unsigned char *volatile encoded = NULL;
+    unsigned long encoded_size = 0;
+    if (setjmp(ctx.jump) != 0) {
+        jpeg_destroy_compress(&cinfo);
+        free(encoded);
+        if (ctx.code == SY_ERR_CORRUPT) ctx.code = SY_ERR_IO;
+        return ctx.code;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&encoded, &encoded_size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * (size_t)width * 3);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    size_t written = 0;
+    while (written < encoded_size) {
+        ssize_t n = write(descriptor, encoded + written, encoded_size - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            snprintf(err, SY_ERROR_CAPACITY, "writing failed: %s", n < 0 ? strerror(errno) : "no progress");
+            free(encoded);
+            return SY_ERR_IO;
+        }
+        written += (size_t)n;
+    }
+    free(encoded);
     return SY_OK;
 }

@@ -45,26 +45,24 @@ struct DetectCommand: ParsableCommand {
     @OptionGroup var options: DetectionArguments
 
     @Option(help: ArgumentHelp(
-        "Output: table (for people), json (one object per image per line, as --json), array (one flat JSON array per image per line: [class, score, xmin, xmax, ymin, ymax] per detection).",
+        "Output: table (for people), json (one object per image per line; --json for short), array (one flat JSON array per image per line: [class, score, xmin, xmax, ymin, ymax] per detection).",
         valueName: "format"))
-    var format: String?
+    var format: OutputFormat?
 
     func validate() throws {
-        if let format {
-            guard ["table", "json", "array"].contains(format) else { throw ValidationError("--format must be table, json or array, got '\(format)'") }
-            guard !(options.json && format != "json") else { throw ValidationError("--json and --format \(format) contradict each other") }
+        if let format, options.json, format != .json {
+            throw ValidationError("--json and --format \(format.rawValue) contradict each other")
         }
     }
 
-    /// table, json or array.
-    private var outputFormat: String { format ?? (options.json ? "json" : "table") }
+    private var outputFormat: OutputFormat { format ?? (options.json ? .json : .table) }
 
     func run() throws {
         let detector = try options.makeDetector()
         let images = ImageInputs(arguments: inputs)
         let total = images.knownCount
         try options.createSaveDirectory()
-        let format = outputFormat, json = format != "table"
+        let format = outputFormat, json = format != .table
         let showsProgress = !json && (total ?? 2) > 1 && isatty(STDERR_FILENO) != 0
         let ofTotal = total.map { " of \($0)" } ?? ""
         var failures = 0
@@ -78,12 +76,14 @@ struct DetectCommand: ParsableCommand {
             if showsProgress { StandardStreams.progress("[\(done + 1)\(total.map { "/\($0)" } ?? "")] \(image)") }
             let line: String
             do {
-                let (result, rotations) = try detect(image, with: detector)
-                let saved = try options.save.map { try saveAnnotated(image, result: result, detector: detector, directory: $0) }
+                var decodeTime = Duration.zero
+                let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
+                let (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
+                let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
                 switch format {
-                case "json": line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
-                case "array": line = DetectionReport.arrayLine(result.detections)
-                default: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
+                case .json: line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
+                case .array: line = DetectionReport.arrayLine(result.detections)
+                case .table: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
                 }
             } catch {
                 failures += 1
@@ -110,9 +110,11 @@ struct DetectCommand: ParsableCommand {
     }
 
     /// The detections in one image: one pass, or merged rotation passes with the pass of each.
-    private func detect(_ image: String, with detector: Detector) throws -> (DetectionResult, [Rotation]?) {
-        guard let rotations = options.rotationPasses else { return (try detector.run(imageAt: image), nil) }
-        let merged = try detector.run(imageAt: image, rotations: rotations)
+    private func detect(_ image: RGBImage, decodeTime: Duration, with detector: Detector) throws -> (DetectionResult, [Rotation]?) {
+        guard let rotations = options.rotationPasses else { return (try detector.run(image, decodeTime: decodeTime), nil) }
+        var timings = StageTimings()
+        timings.decode = decodeTime
+        let merged = try detector.run(image, rotations: rotations, timings: timings)
         let input = merged.passes.first?.result
         let result = DetectionResult(detections: merged.detections.map(\.detection), imageWidth: merged.imageWidth,
                                      imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
@@ -120,19 +122,18 @@ struct DetectCommand: ParsableCommand {
         return (result, merged.detections.map(\.rotation))
     }
 
-    /// Draws the detections on the image and writes `<dir>/<name>.png`, or `<name>_2.png`, … when
-    /// that name exists (an input, an earlier run's picture, another input of the same name): an
-    /// existing file is never replaced. Returns the path written, and says on stderr when it is not
-    /// the first choice.
-    private func saveAnnotated(_ image: String, result: DetectionResult, detector: Detector, directory: String) throws -> String {
-        let decoded = try detector.decoder.decode(contentsOf: image)
+    /// Draws the detections on the decoded image and writes `<dir>/<name>.png` (or `.jpg`), or
+    /// `<name>_2.png`, … when that name exists (an input, an earlier run's picture, another input of
+    /// the same name): an existing file is never replaced. Returns the path written, and says on
+    /// stderr when it is not the first choice.
+    private func saveAnnotated(_ decoded: RGBImage, named image: String, result: DetectionResult, directory: String) throws -> String {
         let boxes = result.detections.map {
             BoxAnnotation(x1: $0.box.x1, y1: $0.box.y1, x2: $0.box.x2, y2: $0.box.y2, classId: $0.classId, name: $0.label, confidence: $0.confidence)
         }
         let name = image.split(separator: "/").last.map(String.init) ?? image
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
-        let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
-        let written = try Annotator.annotate(decoded, boxes: boxes).writePNG(to: wanted)
+        let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + options.saveFormat.fileExtension
+        let written = try Annotator.annotate(decoded, boxes: boxes).write(to: wanted, format: options.saveFormat)
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
         return written
     }

@@ -34,18 +34,21 @@ struct DetectionArguments: ParsableArguments {
     var labels: String?
 
     @Option(help: ArgumentHelp(
-        "How the image is fitted: letterbox (keep aspect, pad to a multiple of 32 — Ultralytics' default), stretch (scale to imgsz×imgsz, as CoreML's scaleFill), crop (scale the short side, crop the centre).",
+        "How the image is fitted: letterbox (keep aspect, pad to a multiple of 32 — Ultralytics' default), square (letterbox onto the full imgsz×imgsz square), stretch (scale to imgsz×imgsz, as CoreML's scaleFill), crop (scale the short side, crop the centre).",
         valueName: "mode"))
-    var resize: String = "letterbox"
+    var resize: ResizeMode = .letterbox
 
-    @Flag(help: "Letterbox onto the full imgsz×imgsz square instead of the minimal rectangle.")
+    @Flag(help: "Short for --resize square.")
     var square = false
 
-    @Flag(help: "Print one JSON object per image per line instead of a table.")
+    @Flag(help: "Short for --format json: one JSON object per image per line.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write each image with its boxes drawn, as PNG, into this directory.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write each image with its boxes drawn into this directory.", valueName: "dir"))
     var save: String?
+
+    @Option(name: .customLong("save-format"), help: ArgumentHelp("The pictures' format: png (lossless) or jpg (quality 90, smaller and faster).", valueName: "format"))
+    var saveFormat: PictureFormat = .png
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images whose header claims more pixels than this.")
     var maxPixels: Int = ImageDecoder.defaultMaxPixels
@@ -60,10 +63,9 @@ struct DetectionArguments: ParsableArguments {
         guard iou >= 0, iou <= 1 else { throw ValidationError("--iou must lie in [0, 1], got \(iou)") }
         guard maxDet >= 1 else { throw ValidationError("--max-det must be at least 1, got \(maxDet)") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
-        guard ["letterbox", "stretch", "crop"].contains(resize) else {
-            throw ValidationError("--resize must be letterbox, stretch or crop, got '\(resize)'")
+        guard !(square && resize != .letterbox && resize != .square) else {
+            throw ValidationError("--square and --resize \(resize.rawValue) contradict each other")
         }
-        guard !(square && resize != "letterbox") else { throw ValidationError("--square applies to --resize letterbox only") }
         if let rotations, Rotation.parseList(rotations) == nil {
             throw ValidationError("--rotations must list angles among 0, 90, 180, 270 (e.g. 0,90), got '\(rotations)'")
         }
@@ -78,7 +80,7 @@ struct DetectionArguments: ParsableArguments {
     func makeDetector() throws -> Detector {
         var options = DetectionOptions()
         options.imageSize = size.imgsz
-        options.resize = square ? .square : ResizeMode(rawValue: resize) ?? .letterbox
+        options.resize = square ? .square : resize
         options.confidenceThreshold = conf
         options.iouThreshold = iou
         options.maxDetections = maxDet

@@ -76,7 +76,7 @@ struct VideoCommand: ParsableCommand {
     var settleIou: Float = 0.85
 
     @Option(help: ArgumentHelp("json (detection objects) or array (flat [class, score, xmin, xmax, ymin, ymax] per detection).", valueName: "format"))
-    var format: String = "json"
+    var format: VideoOutputFormat = .json
 
     func validate() throws {
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
@@ -87,7 +87,6 @@ struct VideoCommand: ParsableCommand {
         }
         if let problem = trackerOptions.problem { throw ValidationError("--smooth: \(problem)") }
         if let settle, let problem = SettleOptions(frames: settle, iou: settleIou).problem { throw ValidationError("--settle: \(problem)") }
-        guard ["json", "array"].contains(format) else { throw ValidationError("--format must be json or array for video, got '\(format)'") }
     }
 
     /// The highest `--fps` accepted: a thousand frames a second is past any camera's.
@@ -124,7 +123,7 @@ struct VideoCommand: ParsableCommand {
         let rotations = options.rotationPasses
         let pipeline = VideoPipeline(source: frames, detector: ModelFrameDetector(detector: detector, rotations: rotations ?? [.degrees0]),
                                      options: pipelineOptions)
-        let array = format == "array", showsRotation = rotations != nil
+        let array = format == .array, showsRotation = rotations != nil
         var failed = 0
         var streamFailed = false
         var interruption: Int32?
@@ -181,10 +180,10 @@ struct VideoCommand: ParsableCommand {
             }
             return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId, name: d.label, confidence: d.confidence)
         }
-        let wanted = Directory.appending(String(format: "frame_%06d.png", report.frame), to: directory)
+        let wanted = Directory.appending(String(format: "frame_%06d", report.frame), to: directory) + options.saveFormat.fileExtension
         let written: String
         do {
-            written = try Annotator.annotate(report.image, boxes: boxes).writePNG(to: wanted)
+            written = try Annotator.annotate(report.image, boxes: boxes).write(to: wanted, format: options.saveFormat)
         } catch {
             throw CommandFailure.output("\(error)")
         }

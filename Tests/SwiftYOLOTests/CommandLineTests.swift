@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import YOLOImage
 
 /// `swift-yolo` end to end, as scripts use it: the output contract of DESIGN.md, bad inputs
 /// reported one by one while the other images still run, and the exit status.
@@ -146,9 +147,25 @@ import TestSupport
         #expect(run.stdout.contains("bus     0.938"), "the table lists the bus: \(run.stdout)")
     }
 
+    /// `--save-format jpg` writes JPEG pictures from the image decoded once for detection.
+    @Test func saveWritesJPEGWhenAsked() throws {
+        let directory = try ScratchDirectory.fresh("saved-jpg")
+        let run = try Self.swiftYOLO(["detect", "--json", "--save", directory, "--save-format", "jpg", Self.bus])
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/bus.jpg"))
+        #expect(Array(data.prefix(3)) == [0xFF, 0xD8, 0xFF], "bus.jpg is a JPEG")
+        #expect((try Self.jsonObject(run.lines[0])["saved"] as? String) == directory + "/bus.jpg")
+        let picture = try ImageDecoder().decode(contentsOf: directory + "/bus.jpg")
+        #expect(picture.width == 810 && picture.height == 1080)
+    }
+
     @Test func invalidOptionsSayWhatToDo() throws {
         for (arguments, message) in [(["--conf", "1.5"], "--conf must lie in [0, 1]"), (["--imgsz", "0"], "--imgsz must lie in"),
-                                     (["--resize", "fill"], "--resize must be letterbox, stretch or crop")] {
+                                     (["--resize", "fill"], "Please provide one of 'letterbox', 'square', 'stretch' or 'crop'"),
+                                     (["--format", "yaml"], "Please provide one of 'table', 'json' or 'array'"),
+                                     (["--json", "--format", "array"], "--json and --format array contradict each other"),
+                                     (["--square", "--resize", "crop"], "--square and --resize crop contradict each other"),
+                                     (["--save-format", "gif", "--save", "out"], "Please provide one of 'png' and 'jpg'")] {
             let run = try Self.swiftYOLO(["detect"] + arguments + [Self.bus])
             #expect(run.status != 0)
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")

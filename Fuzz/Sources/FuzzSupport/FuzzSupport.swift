@@ -5,9 +5,9 @@ import Glibc
 
 /// Helpers shared by the fuzz targets: a scratch file for readers that take a path, and a check
 /// that turns a broken invariant into a crash libFuzzer records (with the input that caused it).
-public enum Fuzz {
+package enum Fuzz {
     /// Stops the run as a finding: libFuzzer saves the input as `crash-…`.
-    public static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    package static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
                              file: StaticString = #fileID, line: UInt = #line) {
         if !condition() {
             FileHandle.standardError.write(Data("fuzz invariant broken at \(file):\(line): \(message())\n".utf8))
@@ -16,13 +16,13 @@ public enum Fuzz {
     }
 
     /// One file per process, rewritten for every input: in /dev/shm when there is one (no disk I/O).
-    public static let scratchPath: String = {
+    package static let scratchPath: String = {
         let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         return "\(directory)/swift-yolo-fuzz-\(getpid())"
     }()
 
     /// Writes `bytes` to `scratchPath` (replacing what was there) and returns the path.
-    public static func writeScratch(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func writeScratch(_ bytes: UnsafeRawBufferPointer) -> String {
         let descriptor = open(scratchPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         check(descriptor >= 0, "cannot create \(scratchPath): \(String(cString: strerror(errno)))")
         defer { close(descriptor) }
@@ -37,20 +37,20 @@ public enum Fuzz {
     }
 
     /// Whether `error`'s message names `file` (every error of the readers must).
-    public static func names(_ error: any Error, _ file: String) -> Bool { "\(error)".contains(file) }
+    package static func names(_ error: any Error, _ file: String) -> Bool { "\(error)".contains(file) }
 }
 
 /// Encodes a SwiftYOLO tensor file (docs/weight-file.md) from raw metadata bytes and tensors whose
 /// data is given as little-endian float32 bytes, so a fuzz target can vary one part of a valid file.
-public enum TensorFileEncoder {
-    public struct Tensor: Sendable {
-        public let name: String
-        public let shape: [Int]
-        public let data: [UInt8]
-        public init(name: String, shape: [Int], data: [UInt8]) { (self.name, self.shape, self.data) = (name, shape, data) }
+package enum TensorFileEncoder {
+    package struct Tensor: Sendable {
+        package let name: String
+        package let shape: [Int]
+        package let data: [UInt8]
+        package init(name: String, shape: [Int], data: [UInt8]) { (self.name, self.shape, self.data) = (name, shape, data) }
     }
 
-    public static func encode(metadata: some Collection<UInt8>, tensors: [Tensor]) -> [UInt8] {
+    package static func encode(metadata: some Collection<UInt8>, tensors: [Tensor]) -> [UInt8] {
         func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
         var table: [UInt8] = [], data: [UInt8] = []
         for tensor in tensors {

@@ -3,11 +3,11 @@ import YOLOModel
 
 /// What the weights and model targets do with a file `TensorFile` accepted: build the model and,
 /// if it builds, run it once on a small input.
-public enum WeightsExercise {
+package enum WeightsExercise {
     /// The largest input side tried (the model's largest stride, if it is at most this).
-    public static let largestInputSide = 64
+    package static let largestInputSide = 64
 
-    public static func run(_ file: TensorFile, path: String) {
+    package static func run(_ file: TensorFile, path: String) {
         let model: DetectionModel
         do {
             model = try DetectionModel(file: file)

@@ -51,6 +51,10 @@ int sy_png_decode_rgb8(const uint8_t *data, size_t size, size_t max_chunk_bytes,
 /// caller syncs it, closes it and makes the write atomic).
 int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, char *err);
 
+/// Writes interleaved RGB8 as a baseline JPEG (4:2:0, `quality` 1...100) to the open file `descriptor`,
+/// which stays open. The file is encoded in memory, then written; a failed write is SY_ERR_IO.
+int sy_jpeg_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, int32_t quality, char *err);
+
 /// Reads the JPEG header (up to the first SOF) from memory.
 int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err);
 
