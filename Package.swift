@@ -78,7 +78,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "YOLOFileSystemTests", dependencies: ["YOLOFileSystem", "TestSupport"]),
-        .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "YOLOKernelSets", "TestSupport"]),
+        .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "YOLOKernelSets", "YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),
         .testTarget(name: "YOLODetectTests", dependencies: ["YOLODetect", "TestSupport"], exclude: ["Fixtures"]),

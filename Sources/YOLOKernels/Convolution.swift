@@ -89,13 +89,6 @@ package struct Convolution: Sendable {
         return output
     }
 
-    /// Convolves a feature map whose parts may not be written out (`FeatureMap`), as `self(x.tensor)`
-    /// would: a 1×1 convolution reads the parts where they lie (see the kernel source's
-    /// `convolveParts`).
-    package func callAsFunction(_ x: FeatureMap, kernels: KernelSet = .active) -> Tensor {
-        kernels.convolvePartsKernel(self, x)
-    }
-
     /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
     /// element is written), adding `residual` (as many floats as the output) to the result if given.
     package func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,

@@ -22,7 +22,7 @@ package struct KernelSet: Sendable {
     package let fusedMultiplyAdd: Bool
 
     package let convolveKernel: @Sendable (Convolution, UnsafePointer<Float>, Int, Int, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void
-    package let convolvePartsKernel: @Sendable (Convolution, FeatureMap) -> Tensor
+    package let pointwiseKernel: @Sendable (Convolution, PackedMatrix, [(data: UnsafePointer<Float>, channels: Int)], Int, GEMMEpilogue?, UnsafeMutablePointer<Float>) -> Void
     package let packedGEMMKernel: @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, Bool) -> Void
     package let im2colKernel: @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Range<Int>, UnsafeMutablePointer<Float>) -> Void
     package let depthwiseKernel: @Sendable (UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Activation, UnsafeMutablePointer<Float>) -> Void
@@ -38,7 +38,7 @@ package struct KernelSet: Sendable {
     package init(
         name: String, instructions: String, vectorLanes: Int, microkernelRows: Int, fusedMultiplyAdd: Bool,
         convolve: @escaping @Sendable (Convolution, UnsafePointer<Float>, Int, Int, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void,
-        convolveParts: @escaping @Sendable (Convolution, FeatureMap) -> Tensor,
+        pointwise: @escaping @Sendable (Convolution, PackedMatrix, [(data: UnsafePointer<Float>, channels: Int)], Int, GEMMEpilogue?, UnsafeMutablePointer<Float>) -> Void,
         packedGEMM: @escaping @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, Bool) -> Void,
         im2col: @escaping @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Range<Int>, UnsafeMutablePointer<Float>) -> Void,
         depthwise: @escaping @Sendable (UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Activation, UnsafeMutablePointer<Float>) -> Void,
@@ -57,7 +57,7 @@ package struct KernelSet: Sendable {
         self.microkernelRows = microkernelRows
         self.fusedMultiplyAdd = fusedMultiplyAdd
         convolveKernel = convolve
-        convolvePartsKernel = convolveParts
+        pointwiseKernel = pointwise
         packedGEMMKernel = packedGEMM
         im2colKernel = im2col
         depthwiseKernel = depthwise
@@ -121,6 +121,14 @@ extension KernelSet {
     package func maxPool2d(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, kernelSize: Int, stride: Int,
                           padding: Int, into output: UnsafeMutablePointer<Float>) {
         maxPoolKernel(input, channels, height, width, kernelSize, stride, padding, output)
+    }
+
+    /// `output = epilogue(W · [part₀; part₁; …])` for the 1×1 `convolution` with filters `filters`
+    /// (some of its columns, or all), the parts read in place: `planeSize` positions, each part's
+    /// channels one after another. The default epilogue is the convolution's bias and activation.
+    package func pointwiseConvolution(_ convolution: Convolution, filters: PackedMatrix, parts: [(data: UnsafePointer<Float>, channels: Int)],
+                                      planeSize: Int, epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
+        pointwiseKernel(convolution, filters, parts, planeSize, epilogue, output)
     }
 
     /// Nearest-neighbour upsampling of `C` planes by `factor`.

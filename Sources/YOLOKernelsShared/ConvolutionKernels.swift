@@ -4,64 +4,6 @@ import YOLOTensor
 /// The compute of `Convolution` in this kernel set: the paths (Winograd, phase split, depthwise,
 /// 1×1 GEMM, im2col + GEMM) over blocks of output positions.
 extension Convolution {
-    /// `x` written out, convolved into a new tensor (the general path of `convolveParts`).
-    private func convolveWhole(_ input: Tensor) -> Tensor {
-        let (_, height, width) = input.chw
-        let output = Tensor.featureMap(channels: geometry.outputChannels, height: geometry.outputSize(height),
-                                       width: geometry.outputSize(width), zeroed: false)
-        run(input.data, height: height, width: width, into: output.data)
-        return output
-    }
-
-    /// Convolves a feature map whose parts may not be written out (`FeatureMap`), as `self(x.tensor)`
-    /// would. A 1×1 convolution reads the parts where they lie — it is a sum of products, one per
-    /// part, each with its own columns of the filters — and multiplies upsampled parts at their own
-    /// size: upsampling commutes with it, `W · up(a) = up(W · a)`. So when the upsampled parts come
-    /// first or last, all by one factor, their product is computed small, upsampled into the output,
-    /// and the other parts' product is added to it with the bias before the activation; a quarter of
-    /// their arithmetic at factor 2, and no upsampled copy of them. Other kernels, and other mixes of
-    /// parts, convolve `x.tensor`.
-    func convolveParts(_ x: FeatureMap) -> Tensor {
-        let g = geometry
-        guard g.kernelSize == 1, g.stride == 1, g.padding == 0, g.groups == 1, x.parts.count > 1 || x.parts[0].upsampling > 1
-        else { return convolveWhole(x.tensor) }
-        precondition(x.channels == g.inputChannels, "convolution \(g) got \(x.channels) input channels")
-        let output = Tensor.featureMap(channels: g.outputChannels, height: x.height, width: x.width, zeroed: false)
-        func pieces(_ parts: ArraySlice<FeatureMap.Part>) -> [(UnsafePointer<Float>, Int)] { parts.map { (UnsafePointer($0.tensor.data), $0.channels) } }
-        let factor = x.parts.map(\.upsampling).max()!
-        guard factor > 1 else {
-            pointwiseConvolution(packedFilters[0], pieces(x.parts[...]), planeSize: x.height * x.width, into: output.data)
-            return output
-        }
-        // The small parts (upsampled by `factor`) must be a run at the start or the end, the others as they are.
-        let smallCount = x.parts.count { $0.upsampling == factor }
-        let smallFirst = x.parts.prefix(smallCount).allSatisfy { $0.upsampling == factor }
-        guard x.parts.allSatisfy({ $0.upsampling == factor || $0.upsampling == 1 })
-              && (smallFirst || x.parts.suffix(smallCount).allSatisfy { $0.upsampling == factor })
-        else { return convolveWhole(x.tensor) }
-        let (small, large) = smallFirst ? (x.parts.prefix(smallCount), x.parts.dropFirst(smallCount))
-                                        : (x.parts.suffix(smallCount), x.parts.dropLast(smallCount))
-        let (smallHeight, smallWidth) = (x.height / factor, x.width / factor)
-        let product = Tensor.featureMap(channels: g.outputChannels, height: smallHeight, width: smallWidth, zeroed: false)
-        guard !large.isEmpty else {
-            // Only upsampled parts: the whole convolution small, then upsampled (the same values).
-            pointwiseConvolution(packedFilters[0], pieces(small), planeSize: smallHeight * smallWidth, into: product.data)
-            upsampleNearest(product.data, channels: g.outputChannels, height: smallHeight, width: smallWidth, factor: factor, into: output.data)
-            return output
-        }
-        let smallChannels = small.reduce(0) { $0 + $1.channels }, largeChannels = g.inputChannels - smallChannels
-        let (smallColumns, largeColumns) = smallFirst ? (0..<smallChannels, smallChannels..<g.inputChannels)
-                                                      : (largeChannels..<g.inputChannels, 0..<largeChannels)
-        pointwiseConvolution(packedFilters[0].columns(smallColumns), pieces(small), planeSize: smallHeight * smallWidth,
-                             epilogue: GEMMEpilogue.none, into: product.data)
-        upsampleNearest(product.data, channels: g.outputChannels, height: smallHeight, width: smallWidth, factor: factor, into: output.data)
-        bias.withUnsafeBufferPointer { bias in
-            pointwiseConvolution(packedFilters[0].columns(largeColumns), pieces(large), planeSize: x.height * x.width,
-                                 epilogue: .accumulateBiasActivation(bias: bias.baseAddress!, activation: activation), into: output.data)
-        }
-        return output
-    }
-
     /// Convolves `C_in` planes of `height × width` into `C_out` planes at `output` (every output
     /// element is written), adding `residual` (as many floats as the output) to the result if given.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,
@@ -80,8 +22,9 @@ extension Convolution {
                 phaseSplit.run(input, height: height, width: width, bias: bias, activation: activation, into: output)
             } else if g.isDepthwise {
                 depthwiseFilters.withUnsafeBufferPointer { weights in
+                    guard let weights = weights.baseAddress else { return }  // a depthwise layer has filters
                     depthwiseConvolution(
-                        input, channels: g.inputChannels, height: height, width: width, weights: weights.baseAddress!,
+                        input, channels: g.inputChannels, height: height, width: width, weights: weights,
                         kernelSize: g.kernelSize, stride: g.stride, padding: g.padding, bias: bias, activation: activation,
                         into: output)
                 }
@@ -107,9 +50,9 @@ extension Convolution {
     /// `output = epilogue(W · [part₀; part₁; …])` for a 1×1 convolution with filters `filters` (by
     /// default `act(W · … + b)`), block by block over the positions: one GEMM per block reads the parts
     /// in place, one after another along its depth, and applies the epilogue before it stores. Where
-    /// the planes are a multiple of 4 KiB long (160 × 160), the block's rows are copied first (layer
-    /// 2 of YOLO11n: 2.72 → 2.46 ms, `compare.sh --pin 1 --rounds 6`).
-    private func pointwiseConvolution(_ filters: PackedMatrix, _ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
+    /// the planes are a multiple of 4 KiB long (160 × 160), the block's rows are copied first, so
+    /// that they do not all fall into the same L1 cache sets.
+    func pointwiseConvolution(_ filters: PackedMatrix, _ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
                                       epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
         let blockSize = blockSize(depth: filters.depth, planeSize: planeSize)
         let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels)

@@ -9,7 +9,9 @@ package let kernelSet = KernelSet(
     convolve: { convolution, input, height, width, residual, output in
         convolution.run(input, height: height, width: width, adding: residual, into: output)
     },
-    convolveParts: { convolution, map in convolution.convolveParts(map) },
+    pointwise: { convolution, filters, parts, planeSize, epilogue, output in
+        convolution.pointwiseConvolution(filters, parts, planeSize: planeSize, epilogue: epilogue, into: output)
+    },
     packedGEMM: { a, panels, b, columns, c, rowStride, epilogue, prefetching in
         packedGEMM(a, panels: panels, b: b, columns: columns, c: c, rowStride: rowStride, epilogue: epilogue, prefetchingB: prefetching)
     },

@@ -22,9 +22,8 @@ import YOLOTensor
 /// With `prefetchingB` (for a `B` that is not yet in cache: a layer's input, read straight from
 /// the tensor), the first panel asks for the next column tile of every row of `B` as it reads this
 /// one. `B`'s rows lie a plane apart, each a separate run of lines, more of them than the hardware
-/// prefetchers follow (YOLO11n's layers 4 and 16: 1.83, 1.87 -> 1.68, 1.69 ms). Where `B` was just
-/// written and is in cache, the prefetches only cost (in every GEMM, they made the phase-split
-/// layers 4-12% slower).
+/// prefetchers follow. Where `B` was just written and is in cache, the prefetches only cost, so
+/// they are asked for only there (docs/performance.md has the measurements).
 ///
 /// Every result is the sum over the depth in order, one fused multiply-add per term where the build
 /// has FMA (`multiplyAdd`), then `+ bias`, then the activation, as `addBiasAndActivate` does.

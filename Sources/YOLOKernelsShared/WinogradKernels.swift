@@ -67,8 +67,7 @@ extension WinogradConvolution {
     /// halve the arithmetic and the stores (the cores run 512-bit vectors at full rate), and a
     /// 64-byte store splits over two lines no more often than two 32-byte ones do; but a row's
     /// last eight tiles or fewer take a vector of eight, which stores half as much where most lanes
-    /// are past the row's end (at 20 wide, five tiles a row, sixteen lanes made 64 -> 64 channels
-    /// 86-89 µs instead of 84).
+    /// are past the row's end (narrow rows, such as 20 wide with five tiles, are mostly that).
     private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
                                 tileColumns: Int, planeStride: Int, into transformed: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns
@@ -313,8 +312,8 @@ private func splitIntoPhases(_ row: UnsafePointer<Float>, width: Int, into phase
 
 /// The first `count` (< 32) floats at `source`, copied to `destination` in pieces of 16, 8, 4, 2
 /// and 1 floats: no float past them is written (the floats after a group's last valid column
-/// belong to the next row, plane or thread). Cheaper than `memcpy` for these short copies: at 20
-/// wide, where every group is partial, 64 -> 64 channels took 86 µs instead of 90.
+/// belong to the next row, plane or thread). Cheaper than `memcpy` for these short copies, which
+/// are every group's at narrow widths.
 @inline(__always)
 private func copyPrefix(_ count: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
     var offset = 0

@@ -1,5 +1,6 @@
 import Testing
 import YOLOKernels
+import YOLOModel
 
 /// The fast convolution (packed GEMM over im2col columns or the input's phases, pointwise GEMM,
 /// Winograd, depthwise loop) against the direct reference, over a sweep of kernel, stride, groups

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import YOLOKernels
+import YOLOModel
 
 @Suite struct PoolingAndLayoutTests {
     /// The vectorized same-size path (stride 1, 2p = k − 1: SPPF's 20 × 20 among them; planes

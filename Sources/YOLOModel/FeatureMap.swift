@@ -1,3 +1,6 @@
+import YOLOKernels
+import YOLOTensor
+
 /// A `[1, C, H, W]` feature map as the network hands it from layer to layer: one or more tensors
 /// side by side along the channels (`torch.cat(xs, 1)`), each read at `upsampling` times its size
 /// (`nn.Upsample(mode: "nearest")`), not yet written out as one tensor.
