@@ -14,8 +14,10 @@ trap 'rm -rf "$WORK"' EXIT
 # The committed tree, tagged, as a registry of versions would hand it out.
 git clone --quiet "$ROOT" "$WORK/SwiftYOLO"
 git -C "$WORK/SwiftYOLO" tag 0.1.0
+# A copy of this package, so that its Package.resolved (pinning this run's clone) stays in $WORK.
+mkdir "$WORK/consumer" && cp -R Package.swift Sources "$WORK/consumer/"
 SWIFTYOLO_URL="file://$WORK/SwiftYOLO" SWIFTYOLO_VERSION=0.1.0 \
-    swift build -c release --package-path . --scratch-path "$WORK/build" >"$WORK/build.log" 2>&1 \
+    swift build -c release --package-path "$WORK/consumer" --scratch-path "$WORK/build" >"$WORK/build.log" 2>&1 \
     || { cat "$WORK/build.log"; echo "consumer-check: the consumer package did not build"; exit 1; }
 CONSUMER=$WORK/build/release/consumer
 
