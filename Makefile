@@ -157,7 +157,7 @@ static-check: static weights
 bench-kernels: deps
 	env -u OPENBLAS_CORETYPE SWIFTYOLO_BENCHMARKS=1 swift package --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
-## SwiftYOLO against ONNX Runtime, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
+## SwiftYOLO against ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
 bench-peers: deps weights
 	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)

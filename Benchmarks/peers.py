@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""SwiftYOLO side by side with ONNX Runtime, ncnn and PyTorch on YOLO11n at 640×640 (`make bench-peers`).
+"""SwiftYOLO side by side with ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch on YOLO11n at 640×640 (`make bench-peers`).
 
 What it does:
   1. Sets up a private virtual environment, Benchmarks/.venv-peers, from Benchmarks/requirements-peers.txt
-     (PyPI only: ultralytics with torch, onnxruntime, ncnn, pnnx, onnx, onnxslim), then runs itself in it.
+     (PyPI only: ultralytics with torch, onnxruntime, openvino, MNN, ncnn, pnnx, onnx, onnxslim), then runs itself in it.
   2. Exports the reference checkpoint with Ultralytics, as a user would: ONNX (static 640×640, Ultralytics'
      default opset, simplified with onnxslim) and ncnn (through the pnnx package from PyPI), into
-     Benchmarks/.work/ (git-ignored). Builds Benchmarks' `swiftyolo-peer` in release mode.
+     Benchmarks/.work/ (git-ignored); OpenVINO reads that ONNX file, and MNN's converter (`mnnconvert`,
+     from the MNN package) turns it into an .mnn file. Builds Benchmarks' `swiftyolo-peer` in release mode.
   3. Prepares one input: bus.jpg letterboxed onto 640×640 exactly as Ultralytics' predict does, RGB, /255, CHW.
   4. For each thread count, starts one persistent worker process per engine (SwiftYOLO: `swiftyolo-peer`;
      the others: this script in --worker mode), each of which loads its model once, checks its output on the
@@ -23,6 +24,12 @@ Fairness: every engine is timed on the forward pass only (input tensor in memory
   SwiftYOLO      DetectionModel(input) — the call `swift-yolo bench` times (ComputeThreads.set(N)).
   ONNX Runtime   InferenceSession.run, CPU provider, intra_op_num_threads=N, inter_op_num_threads=1,
                  sequential execution, all graph optimizations (its defaults otherwise).
+  OpenVINO       the ONNX file compiled for the CPU plugin with INFERENCE_PRECISION_HINT=f32 (no bf16/fp16
+                 even where the CPU has them), PERFORMANCE_HINT=LATENCY, NUM_STREAMS=1,
+                 INFERENCE_NUM_THREADS=N; one InferRequest, infer() per pass.
+  MNN            the .mnn file in an Interpreter session on the CPU backend, numThread=N, precision "high"
+                 (fp32 throughout: "normal" and "low" let MNN pick lower-precision kernels where the CPU has
+                 them); the input copied into the session's tensor and runSession() per pass.
   ncnn           create_extractor + input + extract, opt.num_threads=N, ncnn's default options (as
                  Ultralytics runs it; the input Mat is made once, the output is not converted in the timing).
   PyTorch        the fused model (Conv+BN folded, as Ultralytics predicts) under torch.inference_mode,
@@ -59,8 +66,9 @@ REQUIREMENTS = BENCHMARKS / "requirements-peers.txt"
 SCRATCH = BENCHMARKS / ".build"
 PEER_BINARY = SCRATCH / "release" / "swiftyolo-peer"
 
-ENGINES = ["swiftyolo", "onnxruntime", "ncnn", "pytorch"]
-NAMES = {"swiftyolo": "SwiftYOLO", "onnxruntime": "ONNX Runtime", "ncnn": "ncnn", "pytorch": "PyTorch"}
+ENGINES = ["swiftyolo", "onnxruntime", "openvino", "mnn", "ncnn", "pytorch"]
+NAMES = {"swiftyolo": "SwiftYOLO", "onnxruntime": "ONNX Runtime", "openvino": "OpenVINO", "mnn": "MNN", "ncnn": "ncnn",
+         "pytorch": "PyTorch"}
 IMGSZ = 640
 
 
@@ -92,8 +100,9 @@ def ensure_venv_and_reexec(args: argparse.Namespace) -> None:
     os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
-def export_models(weights: Path) -> tuple[Path, Path]:
-    """ONNX and ncnn exports of `weights` by Ultralytics, redone when the checkpoint changes."""
+def export_models(weights: Path) -> tuple[Path, Path, Path]:
+    """ONNX and ncnn exports of `weights` by Ultralytics, redone when the checkpoint changes, and MNN's
+    conversion of the ONNX file."""
     import hashlib
 
     WORK.mkdir(parents=True, exist_ok=True)
@@ -101,9 +110,11 @@ def export_models(weights: Path) -> tuple[Path, Path]:
     checkpoint = WORK / "yolo11n.pt"
     onnx_path = WORK / "yolo11n.onnx"
     ncnn_dir = WORK / "yolo11n_ncnn_model"
+    mnn_path = WORK / "yolo11n.mnn"
     stamp = WORK / "exports.sha256"
     if stamp.exists() and stamp.read_text() == digest and onnx_path.exists() and (ncnn_dir / "model.ncnn.param").exists():
-        return onnx_path, ncnn_dir
+        convert_to_mnn(onnx_path, mnn_path)
+        return onnx_path, ncnn_dir, mnn_path
     shutil.copyfile(weights, checkpoint)
     from ultralytics import YOLO
 
@@ -114,7 +125,21 @@ def export_models(weights: Path) -> tuple[Path, Path]:
     if not onnx_path.exists() or not (ncnn_dir / "model.ncnn.param").exists():
         sys.exit("peers.py: an export failed (see above)")
     stamp.write_text(digest)
-    return onnx_path, ncnn_dir
+    mnn_path.unlink(missing_ok=True)
+    convert_to_mnn(onnx_path, mnn_path)
+    return onnx_path, ncnn_dir, mnn_path
+
+
+def convert_to_mnn(onnx_path: Path, mnn_path: Path) -> None:
+    """MNN's own converter on the ONNX export (fp32 weights: no --fp16, no quantization)."""
+    if mnn_path.exists() and mnn_path.stat().st_mtime >= onnx_path.stat().st_mtime:
+        return
+    log("converting the ONNX export to MNN (mnnconvert)")
+    converter = Path(sys.executable).parent / "mnnconvert"
+    done = subprocess.run([str(converter), "-f", "ONNX", "--modelFile", str(onnx_path), "--MNNModel", str(mnn_path),
+                           "--bizCode", "swiftyolo-peers"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0 or not mnn_path.exists():
+        sys.exit(f"{done.stdout}\npeers.py: mnnconvert failed (above)")
 
 
 def build_swift_worker(swift_flags: str) -> None:
@@ -176,6 +201,42 @@ def worker_main(args: argparse.Namespace) -> None:
 
         def to_numpy(y):
             return y
+
+    elif args.worker == "openvino":
+        import openvino as ov
+
+        core = ov.Core()
+        compiled = core.compile_model(core.read_model(args.artifact), "CPU", {
+            "INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "1",
+            "INFERENCE_NUM_THREADS": str(threads)})
+        request = compiled.create_infer_request()
+
+        def forward():
+            request.infer({0: x})
+            return request.get_output_tensor(0).data
+
+        def to_numpy(y):
+            return np.array(y)
+
+    elif args.worker == "mnn":
+        import MNN
+
+        interpreter = MNN.Interpreter(args.artifact)
+        session = interpreter.createSession({"backend": "CPU", "numThread": threads, "precision": "high"})
+        session_input = interpreter.getSessionInput(session)
+        host_input = MNN.Tensor((1, 3, IMGSZ, IMGSZ), MNN.Halide_Type_Float, np.ascontiguousarray(x),
+                                MNN.Tensor_DimensionType_Caffe)
+
+        def forward():
+            session_input.copyFrom(host_input)
+            interpreter.runSession(session)
+            return interpreter.getSessionOutput(session)
+
+        def to_numpy(y):
+            host = MNN.Tensor(y.getShape(), MNN.Halide_Type_Float, np.zeros(y.getShape(), dtype=np.float32),
+                              MNN.Tensor_DimensionType_Caffe)
+            y.copyToHostTensor(host)
+            return np.array(host.getNumpyData(), dtype=np.float32).reshape(y.getShape())
 
     elif args.worker == "ncnn":
         import ncnn
@@ -371,8 +432,18 @@ def machine_info() -> dict:
                 break
     except OSError:
         pass
+    flags: set[str] = set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_tile"]
+    instruction_sets = [flag.upper() for flag in wanted if flag in flags]
     return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "os": platform.platform(terse=True),
-            "openblas_coretype": OPENBLAS_CORETYPE_FOUND}
+            "instruction_sets": instruction_sets, "openblas_coretype": OPENBLAS_CORETYPE_FOUND}
 
 
 # An OPENBLAS_CORETYPE in the environment forces OpenBLAS onto one CPU family's kernels (this machine's
@@ -385,7 +456,7 @@ def versions() -> dict:
     from importlib import metadata
 
     found = {"python": platform.python_version()}
-    for package in ["ultralytics", "torch", "onnxruntime", "ncnn", "pnnx", "onnx", "onnxslim", "numpy"]:
+    for package in ["ultralytics", "torch", "onnxruntime", "openvino", "MNN", "ncnn", "pnnx", "onnx", "onnxslim", "numpy"]:
         try:
             found[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
@@ -421,12 +492,13 @@ def markdown(report: dict) -> str:
         f"# SwiftYOLO and its peers: YOLO11n at {IMGSZ}×{IMGSZ}",
         "",
         f"- date: {report['date']}",
-        f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}; load average {report['load_before']} before, "
+        f"- machine: {m['cpu']}, {m['cores']} cores ({', '.join(m.get('instruction_sets') or ['no AVX2'])}), {m['os']}; "
+        f"load average {report['load_before']} before, "
         f"{report['load_after']} after",
         f"- OpenBLAS (SwiftYOLO's attention products): OPENBLAS_CORETYPE={m['openblas_coretype']!r} found in the environment, "
         + ("kept" if s.get("keep_openblas_coretype") else "removed, so OpenBLAS chose the kernels for this CPU"),
         f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
-        f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
+        f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); OpenVINO {v['openvino']}; MNN {v['MNN']}; ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
         f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
         f"- method: `Benchmarks/peers.py {s['command_line']}` — {s['rounds']} rounds × {s['runs']} runs per engine "
         f"after {s['warmup']} warm-up run{'' if s['warmup'] == 1 else 's'}, engines in alternation ({', '.join(NAMES[e] for e in s['engines'])}, "
@@ -479,9 +551,10 @@ def run_benchmark(args: argparse.Namespace) -> None:
             sys.exit(f"peers.py: {model} not found: run `make weights` first")
         if not args.no_build:
             build_swift_worker(args.swift_flags)
-    onnx_path, ncnn_dir = export_models(weights)
+    onnx_path, ncnn_dir, mnn_path = export_models(weights)
     input_path = prepare_input(image)
-    artifacts = {"onnxruntime": onnx_path, "ncnn": ncnn_dir, "pytorch": WORK / "yolo11n.pt"}
+    artifacts = {"onnxruntime": onnx_path, "openvino": onnx_path, "mnn": mnn_path, "ncnn": ncnn_dir,
+                 "pytorch": WORK / "yolo11n.pt"}
     reference, names = pytorch_reference(WORK / "yolo11n.pt", input_path)
 
     logs = WORK / "logs"
