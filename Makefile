@@ -25,15 +25,24 @@ deps:
 	@$(call apt_ensure,$(APT_PACKAGES))
 	@$(PYTHON) -c "import numpy" 2>/dev/null || $(PYTHON) -m pip install --quiet numpy
 
-## Convert the reference checkpoint into Weights/ (git-ignored).
-weights: $(WEIGHTS)
+## Convert the reference checkpoints into Weights/ (git-ignored): detection, and the segmentation and
+## pose models (skipped with a note when ../shared lacks them).
+TASK_WEIGHTS := Weights/yolo11n-seg.swyolo Weights/yolo11n-pose.swyolo
+weights: $(WEIGHTS) $(TASK_WEIGHTS)
+Weights/yolo11n-%.swyolo: tools/convert.py tools/checkpoint.py tools/swyolo_file.py
+	@if [ -f $(SHARED)/weights/yolo11n-$*.pt ]; then $(PYTHON) tools/convert.py $(SHARED)/weights/yolo11n-$*.pt $@; \
+	else echo "note: $(SHARED)/weights/yolo11n-$*.pt not found; the $* tests will be skipped"; fi
 $(WEIGHTS): $(CHECKPOINT) tools/convert.py tools/checkpoint.py tools/swyolo_file.py
 	@test -f $(CHECKPOINT) || { echo "error: $(CHECKPOINT) not found (set CHECKPOINT=path/to/yolo11n.pt)"; exit 1; }
 	$(PYTHON) tools/convert.py $(CHECKPOINT) $@
 
 ## Weights for the golden fixtures of the random models (git-ignored, made with numpy only), and the
 ## tiny every-block model of the fuzzing seeds, which the reliability tests rebuild with hostile metadata.
-fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyolo $(GENERATED)/tiny-yolo11.swyolo
+fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyolo $(GENERATED)/tiny-yolo11.swyolo \
+	$(GENERATED)/yolo11n-seg-random7.swyolo $(GENERATED)/yolo11n-pose-random2.swyolo
+$(GENERATED)/yolo11n-%.swyolo: Tests/Fixtures/models/yolo11n-%.manifest.json tools/random_weights.py
+	@mkdir -p $(GENERATED)
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
 $(GENERATED)/tiny-yolo11.swyolo: Fuzz/Seeds/models/tiny-yolo11.manifest.json tools/random_weights.py
 	@mkdir -p $(GENERATED)
 	$(PYTHON) tools/random_weights.py --manifest $< --out $@

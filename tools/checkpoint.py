@@ -386,18 +386,25 @@ def read_checkpoint_pickle(path, limits=DEFAULT_LIMITS):
 
 # --- from the object tree to a detection model -----------------------------------------------------
 
-# Ultralytics model classes other than DetectionModel, and the task each one does.
+# The tasks the engine runs: Ultralytics model class -> (task, head class).
+SUPPORTED_TASKS = {
+    "DetectionModel": ("detect", "Detect"), "SegmentationModel": ("segment", "Segment"), "PoseModel": ("pose", "Pose"),
+}
+# Ultralytics model classes and heads the engine does not run, and the task each one does.
 OTHER_TASKS = {
-    "SegmentationModel": "segment", "PoseModel": "pose", "OBBModel": "obb", "ClassificationModel": "classify",
+    "OBBModel": "obb", "ClassificationModel": "classify",
     "RTDETRDetectionModel": "rtdetr", "WorldModel": "world", "YOLOEModel": "yoloe", "YOLOESegModel": "yoloe-segment",
 }
-OTHER_HEADS = {"Segment": "segment", "Pose": "pose", "OBB": "obb", "Classify": "classify"}
+# Heads and the task each one does (a model class with another class's head names the head's task).
+HEAD_TASKS = {"Detect": "detect", "Segment": "segment", "Pose": "pose", "OBB": "obb", "Classify": "classify",
+              "Segment26": "segment", "Pose26": "pose"}
 
 
 @dataclass
 class Checkpoint:
-    """What the converter needs from a detection checkpoint; tensors are float32, names verbatim."""
+    """What the converter needs from a checkpoint; tensors are float32, names verbatim."""
 
+    task: str  # 'detect', 'segment' or 'pose' (SUPPORTED_TASKS)
     state_dict: dict  # name -> float32 array, in PyTorch state_dict order
     parameter_count: int  # elements of `_parameters` entries (Ultralytics' parameter count)
     yaml: dict
@@ -536,7 +543,7 @@ def _strides(value):
 
 
 def load_checkpoint(path, limits=DEFAULT_LIMITS):
-    """Read a YOLO detection checkpoint into a `Checkpoint`; raises `CheckpointError` on refusal."""
+    """Read a YOLO detection, segmentation or pose checkpoint into a `Checkpoint`; raises `CheckpointError` on refusal."""
     root = read_checkpoint_pickle(path, limits)
     if not isinstance(root, dict):
         raise CheckpointError(f"not an Ultralytics checkpoint: the pickle holds {describe(root)}, expected a dict")
@@ -553,10 +560,12 @@ def load_checkpoint(path, limits=DEFAULT_LIMITS):
     except (KeyError, IndexError):
         raise CheckpointError(f"checkpoint '{model_key}' ({model.qualified_name()}) has no layer list") from None
     head_name = head.name if isinstance(head, Record) else describe(head)
-    if model.name != "DetectionModel" or head_name != "Detect":
-        task = OTHER_TASKS.get(model.name) or OTHER_HEADS.get(head_name) or "unknown"
-        raise CheckpointError(f"not a detection model: {model.name} with a {head_name} head (task '{task}'); "
-                              "only YOLO detection (task 'detect') is supported")
+    task, expected_head = SUPPORTED_TASKS.get(model.name, (None, None))
+    if head_name != expected_head:
+        task = OTHER_TASKS.get(model.name) or HEAD_TASKS.get(head_name) or "unknown"
+        raise CheckpointError(f"not a supported model: {model.name} with a {head_name} head (task '{task}'); "
+                              "only YOLO detection, segmentation and pose (tasks 'detect', 'segment', 'pose' with "
+                              "Detect, Segment and Pose heads) are supported")
 
     tensors, parameter_count, eps_values, activations = _collect_state_dict(model, limits)
     if len(eps_values) > 1:
@@ -571,10 +580,15 @@ def load_checkpoint(path, limits=DEFAULT_LIMITS):
     nc = yaml["nc"]
     head_nc = _module_state(head, "head").get("nc")
     if head_nc != nc:
-        raise CheckpointError(f"Detect head has nc={head_nc!r} but model.yaml says nc={nc}")
+        raise CheckpointError(f"{head_name} head has nc={head_nc!r} but model.yaml says nc={nc}")
+    if task == "pose":
+        kpt_shape = yaml.get("kpt_shape")
+        if not (isinstance(kpt_shape, list) and len(kpt_shape) == 2 and all(type(v) is int for v in kpt_shape)
+                and kpt_shape[0] >= 1 and kpt_shape[1] in (2, 3)):
+            raise CheckpointError(f"pose model.yaml has kpt_shape {kpt_shape!r}, expected [keypoints, 2 or 3]")
     version, date = root.get("version"), root.get("date")
     return Checkpoint(
-        state_dict=tensors, parameter_count=parameter_count, yaml=yaml, nc=nc,
+        task=task, state_dict=tensors, parameter_count=parameter_count, yaml=yaml, nc=nc,
         names=_class_names(state.get("names"), nc), stride=_strides(state.get("stride")),
         batchnorm_eps=batchnorm_eps, activations=activations, model_key=model_key,
         version=version if isinstance(version, str) else None, date=date if isinstance(date, str) else None)

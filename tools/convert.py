@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Convert an Ultralytics YOLO detection checkpoint (`.pt`) into a SwiftYOLO weights file.
+"""Convert an Ultralytics YOLO detection, segmentation or pose checkpoint (`.pt`) into a SwiftYOLO weights file.
 
 Usage: python3 tools/convert.py CHECKPOINT.pt OUTPUT
 
@@ -20,7 +20,7 @@ from checkpoint import DEFAULT_LIMITS, CheckpointError, Limits, load_checkpoint 
 from swyolo_file import (FORMAT_VERSION, TensorFileError, check_output_path, file_sha256,  # noqa: E402
                          write_tensor_file)
 
-CONVERTER_VERSION = "1.0.0"
+CONVERTER_VERSION = "1.1.0"
 
 
 def model_scale(yaml):
@@ -29,14 +29,14 @@ def model_scale(yaml):
     return yaml.get("scale") or next(iter(scales), None)
 
 
-def weights_metadata(converter, source, yaml, names, stride, batchnorm_eps, activations):
+def weights_metadata(converter, source, yaml, names, stride, batchnorm_eps, activations, task="detect"):
     """Metadata of a `kind: "weights"` file (docs/weight-file.md), shared by every writer of weights."""
     return {
         "kind": "weights",
         "format_version": FORMAT_VERSION,
         "converter": converter,
         "source": source,
-        "task": "detect",
+        "task": task,
         "yaml": yaml,
         "scale": model_scale(yaml),
         "nc": yaml["nc"],
@@ -64,14 +64,14 @@ def convert(checkpoint_path, output_path, limits=DEFAULT_LIMITS):
     }
     metadata = weights_metadata({"name": "tools/convert.py", "version": CONVERTER_VERSION}, source,
                                 checkpoint.yaml, checkpoint.names, checkpoint.stride, checkpoint.batchnorm_eps,
-                                checkpoint.activations)
+                                checkpoint.activations, task=checkpoint.task)
     write_tensor_file(output_path, metadata, checkpoint.state_dict.items(), inputs=inputs)
     return checkpoint
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkpoint", help="Ultralytics .pt checkpoint (a YOLO detection model)")
+    parser.add_argument("checkpoint", help="Ultralytics .pt checkpoint (a YOLO detection, segmentation or pose model)")
     parser.add_argument("output", help="weights file to write (.swyolo)")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                         help="raise or lower one of the reader's limits (checkpoint.Limits), e.g. "
@@ -92,7 +92,7 @@ def main(argv=None):
     else:
         print(f"convert.py: wrote {args.output}: {len(checkpoint.state_dict)} tensors, "
               f"{checkpoint.parameter_count:,} parameters, scale {model_scale(checkpoint.yaml)}, "
-              f"nc {checkpoint.nc}, from '{checkpoint.model_key}'")
+              f"nc {checkpoint.nc}, task {checkpoint.task}, from '{checkpoint.model_key}'")
         return 0
     print(f"convert.py: {args.checkpoint}: {' '.join(reason.split())}", file=sys.stderr)
     return 1

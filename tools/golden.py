@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Dump golden tensors of a YOLO detection model, computed by Ultralytics/PyTorch itself.
+"""Dump golden tensors of a YOLO detection, segmentation or pose model, computed by Ultralytics/PyTorch itself.
 
 Usage: python tools/golden.py --weights FILE (--image PATH | --seed N) --size HxW --out OUT.swyolo
 
@@ -8,7 +8,8 @@ SwiftYOLO weights file (`.swyolo`). The model runs as `YOLO(pt).predict()` runs 
 Conv+BatchNorm fused. `--image` is preprocessed as predict does for a fixed HxW canvas (letterbox,
 centered, padding 114, BGR->RGB, /255); `--seed` feeds uniform [0, 1) noise from
 numpy.random.RandomState(N). The output holds `input`, every top-level layer's output `model.0`...,
-the decoded head output and the head's per-level maps `model.<L-1>.raw.<i>` (docs/weight-file.md).
+the decoded head output, the head's per-level maps `model.<L-1>.raw.<i>` and, for segmentation, the
+mask prototypes `model.<L-1>.proto` (docs/weight-file.md).
 The output may be a new path or an earlier SwiftYOLO file; anything else (an input, a link, a folder,
 another kind of file) is refused before the model is loaded (swyolo_file.check_output_path).
 """
@@ -27,7 +28,7 @@ try:
     import torch
     import ultralytics
     from ultralytics.data.augment import LetterBox
-    from ultralytics.nn.tasks import DetectionModel
+    from ultralytics.nn.tasks import DetectionModel, PoseModel, SegmentationModel
     from ultralytics.utils.patches import imread
     try:
         from ultralytics.nn.tasks import load_checkpoint
@@ -40,16 +41,20 @@ except ImportError as error:
 from swyolo_file import (FORMAT_VERSION, TensorFileError, check_output_path, file_sha256,  # noqa: E402
                          read_tensor_file, write_tensor_file)
 
-GENERATOR_VERSION = "1.0.0"
+GENERATOR_VERSION = "1.1.0"
+MODEL_CLASSES = {"detect": DetectionModel, "segment": SegmentationModel, "pose": PoseModel}
 
 
 def load_model(path):
-    """An fp32, eval-mode, fused DetectionModel from a `.pt` checkpoint or a `.swyolo` weights file."""
+    """An fp32, eval-mode, fused Detection/Segmentation/PoseModel from a `.pt` checkpoint or a `.swyolo` weights file."""
     if path.endswith(".swyolo"):
         metadata, tensors = read_tensor_file(path)
         if metadata.get("kind") != "weights":
             sys.exit(f"golden.py: {path}: not a weights file (kind {metadata.get('kind')!r})")
-        model = DetectionModel(copy.deepcopy(metadata["yaml"]), nc=metadata["nc"], verbose=False)
+        model_class = MODEL_CLASSES.get(metadata.get("task"))
+        if model_class is None:
+            sys.exit(f"golden.py: {path}: task {metadata.get('task')!r} is not one of {sorted(MODEL_CLASSES)}")
+        model = model_class(copy.deepcopy(metadata["yaml"]), nc=metadata["nc"], verbose=False)
         state = {name: torch.from_numpy(np.array(value)) for name, value in tensors.items()}
         missing, unexpected = model.load_state_dict(state, strict=False)
         missing = [k for k in missing if not k.endswith("num_batches_tracked")]
@@ -78,16 +83,21 @@ def preprocess_image(path, height, width):
     return tensor.flip(1).float().div_(255)  # BGR -> RGB, uint8 -> [0, 1]
 
 
+# The raw outputs each head adds after the box logits and class logits, in Ultralytics' key names:
+# Segment's mask coefficients, Pose's keypoints before decoding.
+EXTRA_RAW_OUTPUTS = ("mask_coefficient", "kpts")
+
+
 def head_maps(preds):
-    """The Detect head's per-level maps [1, 4*reg_max + nc, H/s, W/s] from its raw predictions."""
+    """The head's per-level maps [1, 4*reg_max + nc (+ nm | + nk), H/s, W/s] from its raw predictions."""
     if isinstance(preds, (list, tuple)):  # older Ultralytics: the per-level maps themselves
         return list(preds)
+    keys = ["boxes", "scores"] + [key for key in EXTRA_RAW_OUTPUTS if key in preds]
     maps, start = [], 0
     for feat in preds["feats"]:
         n, _, h, w = feat.shape
         level = slice(start, start + h * w)
-        maps.append(torch.cat([preds["boxes"][..., level].reshape(n, -1, h, w),
-                               preds["scores"][..., level].reshape(n, -1, h, w)], 1))
+        maps.append(torch.cat([preds[key][..., level].reshape(n, -1, h, w) for key in keys], 1))
         start += h * w
     return maps
 
@@ -103,8 +113,15 @@ def run_layers(model, x):
     for hook in hooks:
         hook.remove()
     last = len(layers) - 1
-    decoded, preds = outputs[last]  # eval mode: (decoded [1, 4 + nc, anchors], raw predictions)
+    # Eval mode: (decoded [1, 4 + nc (+ nm | + nk), anchors], raw predictions); Segment pairs the
+    # decoded output with its prototypes [1, nm, H/4, W/4].
+    decoded, preds = outputs[last]
+    proto = None
+    if isinstance(decoded, (list, tuple)):
+        decoded, proto = decoded
     dump = [(f"model.{i}", outputs[i]) for i in range(last)] + [(f"model.{last}", decoded)]
+    if proto is not None:
+        dump.append((f"model.{last}.proto", proto))
     dump += [(f"model.{last}.raw.{i}", m) for i, m in enumerate(head_maps(preds))]
     return dump
 
@@ -155,7 +172,8 @@ def main(argv=None):
         "weights": {"file": os.path.basename(args.weights), "sha256": file_sha256(args.weights)},
         "input": input_info,
         "size": [height, width],
-        "layers": [name for name, _ in dump if name.startswith("model.") and ".raw." not in name],
+        "task": getattr(model, "task", "detect"),
+        "layers": [name for name, _ in dump if name.startswith("model.") and ".raw." not in name and not name.endswith(".proto")],
     }
     try:
         write_tensor_file(args.out, metadata, tensors, inputs=inputs)

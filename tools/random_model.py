@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Make a seeded random YOLO detection model: an Ultralytics checkpoint, or a manifest for random_weights.py.
+"""Make a seeded random YOLO detection, segmentation or pose model: an Ultralytics checkpoint, or a manifest for random_weights.py.
 
 Usage:
   python tools/random_model.py --cfg yolo11n.yaml --nc 38 --seed 1 --out M.pt
   python tools/random_model.py --cfg yolo11m.yaml --nc 80 --seed 2 --manifest M.manifest.json
+  python tools/random_model.py --cfg yolo11n-pose.yaml --nc 2 --kpt-shape 5,3 --seed 4 --manifest M.manifest.json
+
+The task (and so the model class) follows the cfg, as Ultralytics guesses it (`-seg`, `-pose`).
 
 Needs torch + ultralytics (tools/requirements-golden.txt). Weights come from
 random_weights.random_state_dict (numpy RandomState): conv weights scaled by fan-in so activations
@@ -27,7 +30,7 @@ try:
     import numpy as np
     import torch
     import ultralytics
-    from ultralytics.nn.tasks import DetectionModel
+    from ultralytics.nn.tasks import DetectionModel, PoseModel, SegmentationModel, guess_model_task
 except ImportError as error:
     sys.exit(f"random_model.py: needs torch and ultralytics ({error}); "
              "install them with: pip install -r tools/requirements-golden.txt")
@@ -51,6 +54,8 @@ def tensor_list(model):
             init = "dfl"
         elif isinstance(module, torch.nn.Conv2d):
             init = {"weight": "conv_weight", "bias": "conv_bias"}[attribute]
+        elif isinstance(module, torch.nn.ConvTranspose2d):  # Segment's Proto upsampling
+            init = {"weight": "conv_transpose_weight", "bias": "conv_bias"}[attribute]
         elif isinstance(module, torch.nn.BatchNorm2d):
             init = BATCHNORM_ROLES[attribute]
         else:
@@ -59,9 +64,22 @@ def tensor_list(model):
     return tensors
 
 
-def build_model(cfg, nc, seed):
-    """A DetectionModel from `cfg` with nc classes, names class0..., and seeded random weights."""
-    model = DetectionModel(cfg, nc=nc, verbose=False)
+MODEL_CLASSES = {"detect": DetectionModel, "segment": SegmentationModel, "pose": PoseModel}
+
+
+def build_model(cfg, nc, seed, kpt_shape=None):
+    """A Detection/Segmentation/PoseModel from `cfg` (task as Ultralytics guesses it) with nc classes,
+    names class0..., and seeded random weights; `kpt_shape` overrides a pose cfg's keypoints."""
+    task = guess_model_task(cfg)
+    if task not in MODEL_CLASSES:
+        raise SystemExit(f"random_model.py: {cfg} is a '{task}' model; only {sorted(MODEL_CLASSES)} are supported")
+    if task == "pose":
+        model = PoseModel(cfg, nc=nc, data_kpt_shape=tuple(kpt_shape) if kpt_shape else (None, None), verbose=False)
+    elif kpt_shape:
+        raise SystemExit(f"random_model.py: --kpt-shape is for pose models, {cfg} is a '{task}' model")
+    else:
+        model = MODEL_CLASSES[task](cfg, nc=nc, verbose=False)
+    model.task = task
     model.names = {i: f"class{i}" for i in range(nc)}
     tensors = tensor_list(model)
     values = {k: torch.from_numpy(v) for k, v in random_state_dict(tensors, seed).items()}
@@ -88,7 +106,7 @@ def save_checkpoint(model, cfg, seed, path):
         "model": None,
         "ema": ema,
         "updates": 0,
-        "train_args": {"task": "detect", "model": cfg, "nc": len(model.names)},
+        "train_args": {"task": model.task, "model": cfg, "nc": len(model.names)},
         "generator": generator_info(seed),
     }, path)
 
@@ -102,6 +120,7 @@ def write_manifest(model, tensors, cfg, seed, name, path, precision="float32"):
         "name": name,
         "generator": generator_info(seed),
         "cfg": cfg,
+        **({"task": model.task} if model.task != "detect" else {}),
         "yaml": model.yaml,
         "nc": len(model.names),
         "names": [model.names[i] for i in range(len(model.names))],
@@ -127,6 +146,8 @@ def main(argv=None):
     parser.add_argument("--cfg", required=True, help="Ultralytics model yaml, e.g. yolo11n.yaml or yolo11m.yaml")
     parser.add_argument("--nc", type=int, required=True, help="number of classes")
     parser.add_argument("--seed", type=int, required=True, help="RandomState seed of the weights")
+    parser.add_argument("--kpt-shape", type=lambda t: [int(v) for v in t.split(",")], metavar="K,D",
+                        help="pose models: keypoints and values per keypoint (2 or 3), e.g. 5,3")
     output = parser.add_mutually_exclusive_group(required=True)
     output.add_argument("--out", help="checkpoint to write (.pt)")
     output.add_argument("--manifest", help="manifest to write (.json) instead of a checkpoint")
@@ -135,7 +156,7 @@ def main(argv=None):
                         help="manifest only: values rounded to half precision, as Ultralytics saves checkpoints")
     args = parser.parse_args(argv)
 
-    model, tensors = build_model(args.cfg, args.nc, args.seed)
+    model, tensors = build_model(args.cfg, args.nc, args.seed, args.kpt_shape)
     parameters = sum(p.numel() for p in model.parameters())
     if args.out:
         save_checkpoint(model, args.cfg, args.seed, args.out)

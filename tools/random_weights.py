@@ -38,6 +38,8 @@ def _conv_weight(rs, shape):
 # Init rule -> sampler(RandomState, shape). BatchNorm statistics are random so BN folding is tested.
 INIT_RULES = {
     "conv_weight": _conv_weight,
+    # ConvTranspose2d [in, out, k, k] with stride k: each output takes `in` inputs.
+    "conv_transpose_weight": lambda rs, shape: rs.standard_normal(shape) * (CONV_GAIN / np.sqrt(shape[0])),
     "conv_bias": lambda rs, shape: rs.normal(0.0, 0.2, shape),
     "bn_weight": lambda rs, shape: rs.uniform(0.6, 1.4, shape),
     "bn_bias": lambda rs, shape: rs.normal(0.0, 0.2, shape),
@@ -73,7 +75,8 @@ def encode_random_weights(manifest, seed):
         converter={"name": "tools/random_weights.py", "version": GENERATOR_VERSION},
         source={"manifest": manifest["name"], "seed": seed, "rng": "numpy.random.RandomState"},
         yaml=manifest["yaml"], names=manifest["names"], stride=manifest["stride"],
-        batchnorm_eps=manifest["batchnorm_eps"], activations=manifest["activations"])
+        batchnorm_eps=manifest["batchnorm_eps"], activations=manifest["activations"],
+        task=manifest.get("task", "detect"))
     values = random_state_dict(manifest["tensors"], seed, manifest.get("precision", "float32"))
     return encode_tensor_file(metadata, values.items())
 

@@ -84,15 +84,30 @@ class CraftedCheckpointTests(unittest.TestCase):
         self.assertEqual(root["x"].args, ("1/0",))
         self.assertEqual(root["y"].state, {"a": 1})
 
-    def test_segmentation_model_is_refused_with_its_task(self):
+    def test_segmentation_model_is_read_with_its_task(self):
         store = TensorStore()
         self.write(checkpoint_dict(tiny_detection_model(store, "SegmentationModel", "Segment")), store)
-        self.assertRefused("SegmentationModel with a Segment head", "task 'segment'")
+        self.assertEqual(load_checkpoint(self.path).task, "segment")
 
-    def test_pose_head_is_refused(self):
+    def test_pose_model_is_read_with_its_task(self):
+        store = TensorStore()
+        yaml = {"nc": 2, "kpt_shape": [17, 3], "backbone": [[-1, 1, "Conv", [4, 1, 1]]], "head": [[[0], 1, "Pose", ["nc", "kpt_shape"]]]}
+        self.write(checkpoint_dict(tiny_detection_model(store, "PoseModel", "Pose", yaml=yaml)), store)
+        self.assertEqual(load_checkpoint(self.path).task, "pose")
+
+    def test_pose_model_without_kpt_shape_is_refused(self):
         store = TensorStore()
         self.write(checkpoint_dict(tiny_detection_model(store, "PoseModel", "Pose")), store)
-        self.assertRefused("task 'pose'")
+        self.assertRefused("kpt_shape None", "expected [keypoints, 2 or 3]")
+
+    def test_other_tasks_are_refused_with_their_task(self):
+        for model_class, head_class, task in [("OBBModel", "OBB", "obb"), ("ClassificationModel", "Classify", "classify"),
+                                              ("DetectionModel", "Segment", "segment"), ("SegmentationModel", "Detect", "detect"),
+                                              ("SegmentationModel", "Segment26", "segment"), ("PoseModel", "Pose26", "pose")]:
+            with self.subTest(model_class=model_class, head_class=head_class):
+                store = TensorStore()
+                self.write(checkpoint_dict(tiny_detection_model(store, model_class, head_class)), store)
+                self.assertRefused(f"{model_class} with a {head_class} head", f"task '{task}'")
 
     def test_deeply_nested_yaml_is_refused(self):
         store = TensorStore()

@@ -99,6 +99,24 @@ class ConvertTests(unittest.TestCase):
         metadata, tensors = read_tensor_file(self.out)
         self.assertEqual((metadata["scale"], metadata["source"]["sha256"]), ("t", file_sha256(path)))
 
+    def test_segmentation_and_pose_checkpoints(self):
+        shared_weights = os.path.dirname(REFERENCE_CHECKPOINT)
+        # Parameter counts are Ultralytics' model summary of the unfused models (../shared/weights/README.md).
+        for name, task, nc, tensor_count, parameters, head_tensor, head_shape in [
+            ("yolo11n-seg.pt", "segment", 80, 471, "2,876,848", "model.23.proto.upsample.weight", (64, 64, 2, 2)),
+            ("yolo11n-pose.pt", "pose", 1, 454, "2,874,462", "model.23.cv4.0.2.weight", (51, 51, 1, 1)),
+        ]:
+            with self.subTest(name=name):
+                result = run_tool("convert.py", os.path.join(shared_weights, name), self.out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn(f"{tensor_count} tensors, {parameters} parameters", result.stdout)
+                metadata, tensors = read_tensor_file(self.out)
+                self.assertEqual((metadata["task"], metadata["nc"], len(tensors)), (task, nc, tensor_count))
+                self.assertEqual(tensors[head_tensor].shape, head_shape)
+                self.assertEqual(metadata["yaml"]["head"][-1][2], {"segment": "Segment", "pose": "Pose"}[task])
+                if task == "pose":
+                    self.assertEqual(metadata["yaml"]["kpt_shape"], [17, 3])
+
     # --- refusals ---
 
     def test_not_a_zip(self):
@@ -134,11 +152,11 @@ class ConvertTests(unittest.TestCase):
             self.assertRefused(path, f"call to the disallowed global {global_name}")
             self.assertFalse(os.path.exists(marker), "the pickle ran code")
 
-    def test_segmentation_checkpoint(self):
+    def test_obb_checkpoint(self):
         store = TensorStore()
-        path = self.tmp_path("seg.pt")
-        write_pt(path, checkpoint_dict(tiny_detection_model(store, "SegmentationModel", "Segment")), store.storages)
-        self.assertRefused(path, "not a detection model", "task 'segment'")
+        path = self.tmp_path("obb.pt")
+        write_pt(path, checkpoint_dict(tiny_detection_model(store, "OBBModel", "OBB")), store.storages)
+        self.assertRefused(path, "not a supported model", "task 'obb'")
 
     def test_missing_file(self):
         self.assertRefused(self.tmp_path("absent.pt"), "No such file")
