@@ -40,6 +40,12 @@ package final class DetectionModel: Sendable {
     package var classNames: [String] { description.classNames }
     package var classCount: Int { description.classCount }
     package var strides: [Int] { description.strides }
+    package var task: ModelTask { description.task }
+    /// The rows the head adds after the boxes and class scores (`.none` for detection).
+    package var headExtras: HeadExtras {
+        for layer in layers.reversed() { if case let .head(head) = layer.operation { return head.extras } }
+        return .none
+    }
     /// The largest stride: input sides must be multiples of it.
     package var maximumStride: Int { description.strides.max() ?? 32 }
 
@@ -55,9 +61,16 @@ package final class DetectionModel: Sendable {
     /// - Parameter observe: called with each top-level layer's index and output, in order (its
     ///   `tensor` writes an unwritten one out).
     package func callAsFunction(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
+        try run(input, observe: observe).predictions
+    }
+
+    /// Runs the network as `callAsFunction` does, returning the whole head output: the predictions
+    /// and, for a segmentation model, the mask prototypes.
+    package func run(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
         try validate(input)
         var outputs = [FeatureMap?](repeating: nil, count: layers.count)
         var previous = FeatureMap(input)
+        var prototypes: Tensor?
         for layer in layers {
             let inputs = layer.from.map { source -> FeatureMap in
                 guard source != -1 else { return previous }
@@ -68,7 +81,10 @@ package final class DetectionModel: Sendable {
             switch layer.operation {
             case let .module(module): output = module(inputs[0])
             case .concat: output = FeatureMap(concatenating: inputs)
-            case let .detect(detect): output = FeatureMap(detect(inputs.map(\.tensor)))
+            case let .head(head):
+                let result = head.run(inputs.map(\.tensor))
+                prototypes = result.prototypes
+                output = FeatureMap(result.predictions)
             }
             observe?(layer.index, output)
             // Keep an output only while a later layer still reads it by index.
@@ -76,7 +92,7 @@ package final class DetectionModel: Sendable {
             for source in layer.from where source >= 0 && lastReader[source] <= layer.index { outputs[source] = nil }
             previous = output
         }
-        return previous.tensor
+        return HeadOutput(predictions: previous.tensor, prototypes: prototypes)
     }
 
     /// Throws unless `input` is a `[1, C_in, H, W]` map whose sides the strides divide.
@@ -104,9 +120,9 @@ package final class DetectionModel: Sendable {
             case .concat:
                 profiles.append(LayerProfile(outputShape: [1, layer.outputChannels, sizes[0].0, sizes[0].1], flops: 0))
                 previous = sizes[0]
-            case let .detect(detect):
+            case let .head(head):
                 let anchors = sizes.reduce(0) { $0 + $1.0 * $1.1 }
-                profiles.append(LayerProfile(outputShape: [1, 4 + detect.classCount, anchors], flops: detect.flops(sizes)))
+                profiles.append(LayerProfile(outputShape: [1, layer.outputChannels, anchors], flops: head.flops(sizes)))
                 previous = (0, 0)
             }
         }

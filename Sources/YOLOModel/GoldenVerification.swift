@@ -30,7 +30,8 @@ package struct GoldenVerification: Sendable {
         try golden.requireKind("golden")
         let input = try golden.tensor(named: "input")
         var outputs: [Int: Tensor] = [:]
-        let head = try model(input) { index, output in outputs[index] = output.tensor }
+        let headOutput = try model.run(input) { index, output in outputs[index] = output.tensor }
+        let head = headOutput.predictions
         var rows: [Row] = []
         for layer in model.layers.dropLast() {
             let name = "model.\(layer.index)"
@@ -52,13 +53,55 @@ package struct GoldenVerification: Sendable {
         let boxes = TensorDifference(
             actual: UnsafeBufferPointer(rebasing: head.buffer[0..<boxCount]),
             expected: UnsafeBufferPointer(rebasing: expected.buffer[0..<boxCount])) { _ in Self.boxTolerance }
+        let classCount = model.classCount, scoreEnd = (4 + classCount) * anchors
         let scores = TensorDifference(
-            actual: UnsafeBufferPointer(rebasing: head.buffer[boxCount...]),
-            expected: UnsafeBufferPointer(rebasing: expected.buffer[boxCount...])) { _ in Self.scoreTolerance }
+            actual: UnsafeBufferPointer(rebasing: head.buffer[boxCount..<scoreEnd]),
+            expected: UnsafeBufferPointer(rebasing: expected.buffer[boxCount..<scoreEnd])) { _ in Self.scoreTolerance }
         rows.append(Row(name: headName + " boxes", shape: [1, 4, anchors], difference: boxes,
                         bound: "abs ≤ \(Self.boxTolerance) px", passed: boxes.isWithinTolerance))
-        rows.append(Row(name: headName + " scores", shape: [1, head.shape[1] - 4, anchors], difference: scores,
+        rows.append(Row(name: headName + " scores", shape: [1, classCount, anchors], difference: scores,
                         bound: "abs ≤ \(Self.scoreTolerance)", passed: scores.isWithinTolerance))
+        rows += try Self.extraRows(model.headExtras, head: head, expected: expected, from: 4 + classCount, headName: headName)
+        if let prototypes = headOutput.prototypes {
+            let name = headName + ".proto"
+            let expected = try golden.tensor(named: name)
+            guard prototypes.shape == expected.shape else {
+                throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: prototypes.shape, actual: expected.shape)
+            }
+            let difference = TensorDifference(actual: prototypes, expected: expected)
+            rows.append(Row(name: name, shape: expected.shape, difference: difference,
+                            bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+        }
         self.rows = rows
+    }
+
+    /// The rows of the head after the class scores: mask coefficients within `scoreTolerance`;
+    /// keypoint coordinates within `boxTolerance` pixels and visibilities within `scoreTolerance`.
+    private static func extraRows(_ extras: HeadExtras, head: Tensor, expected: Tensor, from firstRow: Int, headName: String) throws -> [Row] {
+        let anchors = head.shape[2]
+        /// The rows of `tensor` whose index (from `firstRow`) satisfies `take`, concatenated.
+        func gather(_ tensor: Tensor, _ take: (Int) -> Bool) -> [Float] {
+            (0..<extras.rowCount).filter(take).flatMap { row in
+                Array(UnsafeBufferPointer(start: tensor.data + (firstRow + row) * anchors, count: anchors))
+            }
+        }
+        func row(_ name: String, _ take: (Int) -> Bool, tolerance: Float, unit: String) -> Row {
+            let actual = gather(head, take), wanted = gather(expected, take)
+            let difference = actual.withUnsafeBufferPointer { a in
+                wanted.withUnsafeBufferPointer { e in TensorDifference(actual: a, expected: e) { _ in tolerance } }
+            }
+            return Row(name: headName + " " + name, shape: [1, actual.count / max(anchors, 1), anchors], difference: difference,
+                       bound: "abs ≤ \(tolerance)\(unit)", passed: difference.isWithinTolerance)
+        }
+        switch extras {
+        case .none:
+            return []
+        case .maskCoefficients:
+            return [row("mask coefficients", { _ in true }, tolerance: scoreTolerance, unit: "")]
+        case let .keypoints(_, dimensions):
+            var rows = [row("keypoints", { $0 % dimensions < 2 }, tolerance: boxTolerance, unit: " px")]
+            if dimensions == 3 { rows.append(row("keypoint visibility", { $0 % dimensions == 2 }, tolerance: scoreTolerance, unit: "")) }
+            return rows
+        }
     }
 }

@@ -4,7 +4,8 @@ package struct Layer: Sendable {
     enum Operation: Sendable {
         case module(any Module)
         case concat
-        case detect(Detect)
+        /// The model's head: Detect, Segment or Pose.
+        case head(any DetectionHead)
     }
 
     package let index: Int

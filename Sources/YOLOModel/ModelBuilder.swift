@@ -56,9 +56,9 @@ struct ModelBuilder {
                     throw invalid("Concat joins inputs of different strides \(inputs.map(\.scale)): their sizes cannot match")
                 }
                 scale = inputs[0].scale
-            case .detect:
+            case .head:
                 guard inputs.map(\.scale) == description.strides else {
-                    throw invalid("Detect's inputs have strides \(inputs.map(\.scale)), the file says \(description.strides)")
+                    throw invalid("\(row.module)'s inputs have strides \(inputs.map(\.scale)), the file says \(description.strides)")
                 }
                 scale = inputs[0].scale
             }
@@ -192,21 +192,16 @@ struct ModelBuilder {
             guard try int(0, default: 1) == 1 else { throw invalid("Concat along a dimension other than 1 (channels)") }
             return BuiltLayer(operation: .concat, outputChannels: inputChannels.reduce(0, +), arguments: arguments, parameterCount: 0)
 
-        case "Detect":
-            let classCount = try int(0, default: description.classCount)
-            guard classCount == description.classCount else {
-                throw invalid("Detect has \(classCount) classes, the file's 'nc' is \(description.classCount)")
-            }
-            guard inputChannels.count == description.strides.count else {
-                throw invalid("Detect takes \(inputChannels.count) levels, the file lists \(description.strides.count) strides")
-            }
-            let detect = try Detect(scope, classCount: classCount, inputChannels: inputChannels, strides: description.strides)
-            let resolved = arguments + [.int(detect.bins), .null, .array(inputChannels.map { .int($0) })]
-            return BuiltLayer(operation: .detect(detect), outputChannels: 4 + classCount, arguments: resolved,
-                              parameterCount: detect.parameterCount)
-
         default:
-            throw ModelError.unsupportedModule(file: loader.file.path, layer: index, module: module)
+            guard let head = HeadBuilder.table[module] else {
+                throw ModelError.unsupportedModule(file: loader.file.path, layer: index, module: module)
+            }
+            let built = try head.build(HeadBuilder.Context(
+                module: module, task: description.task, classCount: description.classCount, strides: description.strides,
+                keypointShape: description.keypointShape, arguments: arguments, inputChannels: inputChannels, scope: scope,
+                protoChannels: scaledChannels, file: loader.file.path, layer: index))
+            return BuiltLayer(operation: .head(built.head), outputChannels: 4 + description.classCount + built.head.extras.rowCount,
+                              arguments: built.arguments, parameterCount: built.head.parameterCount)
         }
     }
 
@@ -222,6 +217,7 @@ struct ModelBuilder {
         guard case let .string(text) = argument else { return argument }
         switch text {
         case "nc": return .int(description.classCount)
+        case "kpt_shape": return description.keypointShape.map { .array([.int($0.count), .int($0.dimensions)]) } ?? argument
         case "None": return .null
         case "True": return .bool(true)
         case "False": return .bool(false)

@@ -21,12 +21,17 @@ package struct ModelDescription: Sendable {
     package let classNames: [String]
     package let strides: [Int]
     package let inputChannels: Int
+    /// What the model does; it decides the head and the post-processing.
+    package let task: ModelTask
+    /// A pose model's `kpt_shape`: keypoints per object and values per keypoint (2 or 3).
+    package let keypointShape: (count: Int, dimensions: Int)?
 
     init(metadata: JSONValue, file: String) throws {
         func invalid(_ reason: String) -> ModelError { .invalidDescription(file: file, reason: reason) }
-        guard metadata["task"]?.stringValue == "detect" else {
-            throw invalid("task is '\(metadata["task"]?.stringValue ?? "missing")', only 'detect' models are supported")
+        guard let taskName = metadata["task"]?.stringValue, let task = ModelTask(rawValue: taskName) else {
+            throw invalid("task is '\(metadata["task"]?.stringValue ?? "missing")', only \(ModelTask.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")) models are supported")
         }
+        self.task = task
         guard let yaml = metadata["yaml"], case .object = yaml else { throw invalid("'yaml' is missing") }
         guard let backbone = yaml["backbone"]?.arrayValue, let head = yaml["head"]?.arrayValue else {
             throw invalid("the yaml has no 'backbone' and 'head' lists")
@@ -80,5 +85,21 @@ package struct ModelDescription: Sendable {
         }
         self.strides = strides
         inputChannels = yaml["channels"]?.intValue ?? yaml["ch"]?.intValue ?? 3
+        if let shape = yaml["kpt_shape"], shape != .null {
+            guard let values = shape.arrayValue?.compactMap(\.intValue), values.count == 2,
+                  (1...1000).contains(values[0]), [2, 3].contains(values[1])
+            else { throw invalid("kpt_shape \(shape) is not [keypoints 1…1000, 2 or 3]") }
+            keypointShape = (values[0], values[1])
+        } else {
+            keypointShape = nil
+        }
+        guard task != .pose || keypointShape != nil else { throw invalid("a pose model's yaml has no kpt_shape") }
     }
+}
+
+/// The task of a model file (its metadata's `task`), as Ultralytics names it.
+package enum ModelTask: String, Sendable, CaseIterable {
+    case detect
+    case segment
+    case pose
 }

@@ -17,6 +17,12 @@ import YOLOModel
         Case(weights: "Tests/Fixtures/generated/yolo11n-random38.swyolo", golden: "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"),
         // A seeded random YOLO11m: C3k inner blocks, widths capped by max_channels.
         Case(weights: "Tests/Fixtures/generated/yolo11m-random.swyolo", golden: "Tests/Fixtures/golden/yolo11m-random-seed11-128x96.swyolo"),
+        // The reference segmentation and pose checkpoints: boxes, scores, mask coefficients, keypoints, prototypes.
+        Case(weights: "Weights/yolo11n-seg.swyolo", golden: "Tests/Fixtures/golden/yolo11n-seg-bus-160x128.swyolo"),
+        Case(weights: "Weights/yolo11n-pose.swyolo", golden: "Tests/Fixtures/golden/yolo11n-pose-zidane-128x160.swyolo"),
+        // Seeded random seg (7 classes) and pose (2 classes, 5 keypoints) models with random BatchNorm statistics.
+        Case(weights: "Tests/Fixtures/generated/yolo11n-seg-random7.swyolo", golden: "Tests/Fixtures/golden/yolo11n-seg-random7-seed5-128x96.swyolo"),
+        Case(weights: "Tests/Fixtures/generated/yolo11n-pose-random2.swyolo", golden: "Tests/Fixtures/golden/yolo11n-pose-random2-seed6-96x128.swyolo"),
     ]
 
     @Test(arguments: cases)
@@ -24,11 +30,14 @@ import YOLOModel
         let model = try DetectionModel(path: try Fixtures.require(Fixtures.path(c.weights)))
         let golden = try TensorFile(path: try Fixtures.require(Fixtures.path(c.golden)))
         let verification = try GoldenVerification(model: model, golden: golden)
-        #expect(verification.rows.count == model.layers.count + 1)
+        // Every layer but the head, the head's boxes and scores, then its extras: mask coefficients and
+        // prototypes, or keypoints and their visibility.
+        let extraRows = ["Segment": 2, "Pose": 2][model.layers.last?.module ?? ""] ?? 0
+        #expect(verification.rows.count == model.layers.count + 1 + extraRows)
         for row in verification.rows {
             #expect(row.passed, "\(c) \(row.name) \(row.shape): \(row.difference) (bound \(row.bound))")
         }
-        let head = verification.rows.suffix(2).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
+        let head = verification.rows.suffix(2 + extraRows).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
         print("golden \(c): \(head)")
     }
 }

@@ -26,6 +26,18 @@ import Testing
         #expect(shapes[23] == [1, 84, 80 * 60 + 40 * 30 + 20 * 15])
     }
 
+    /// The segmentation and pose checkpoints: Ultralytics' counts before and after `model.fuse()`,
+    /// and the head's rows (boxes, scores, then 32 mask coefficients or 17 × 3 keypoint values).
+    @Test(arguments: [("Weights/yolo11n-seg.swyolo", ModelTask.segment, 2_876_848, 2_868_664, 80 + 4 + 32, HeadExtras.maskCoefficients(count: 32)),
+                      ("Weights/yolo11n-pose.swyolo", ModelTask.pose, 2_874_462, 2_866_468, 1 + 4 + 51, HeadExtras.keypoints(count: 17, dimensions: 3))])
+    func taskModelsHaveUltralyticsParameterCounts(_ path: String, task: ModelTask, stored: Int, folded: Int, rows: Int, extras: HeadExtras) throws {
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path(path)))
+        #expect(model.task == task && model.headExtras == extras)
+        #expect(model.storedParameterCount == stored)
+        #expect(model.foldedParameterCount == folded)
+        #expect(model.outputShapes(height: 640, width: 480)[23] == [1, rows, 80 * 60 + 40 * 30 + 20 * 15])
+    }
+
     @Test func rejectsInputsTheNetworkCannotTake() throws {
         let model = try DetectionModel(file: try referenceFile())
         #expect(throws: ModelError.self) { try model(Tensor(shape: [1, 3, 100, 64])) }
@@ -79,7 +91,11 @@ import Testing
     }
 
     @Test func otherTasksAndKindsAreRefused() throws {
-        try expectLoading("task", error: { ModelError.invalidDescription(file: $0, reason: "task is 'segment', only 'detect' models are supported") }) { writer in
+        try expectLoading("task", error: { ModelError.invalidDescription(file: $0, reason: "task is 'obb', only 'detect', 'segment', 'pose' models are supported") }) { writer in
+            if case var .object(metadata) = writer.metadata { metadata["task"] = .string("obb"); writer.metadata = .object(metadata) }
+        }
+        // The task decides the head: a Detect head in a file that says 'segment' is refused.
+        try expectLoading("head", error: { ModelError.invalidLayer(file: $0, layer: 23, reason: "a Detect head in a model whose task is 'segment' (it serves 'detect')") }) { writer in
             if case var .object(metadata) = writer.metadata { metadata["task"] = .string("segment"); writer.metadata = .object(metadata) }
         }
         try expectLoading("kind", error: { TensorFileError.wrongKind(file: $0, expected: "weights", actual: "golden") }) { writer in
@@ -98,13 +114,14 @@ import Testing
 
 /// The layer table `swift-yolo inspect` prints, row by row against Ultralytics' own model summary.
 @Suite struct ModelSummaryTests {
-    @Test func layerTableMatchesUltralytics() throws {
-        let summary = try String(contentsOfFile: Fixtures.path("Tests/Fixtures/ultralytics-summary-yolo11n.txt"), encoding: .utf8)
+    @Test(arguments: [("yolo11n", "Weights/yolo11n.swyolo"), ("yolo11n-seg", "Weights/yolo11n-seg.swyolo"), ("yolo11n-pose", "Weights/yolo11n-pose.swyolo")])
+    func layerTableMatchesUltralytics(_ name: String, weights: String) throws {
+        let summary = try String(contentsOfFile: Fixtures.path("Tests/Fixtures/ultralytics-summary-\(name).txt"), encoding: .utf8)
         // "  0                  -1  1       464  ultralytics.nn.modules.conv.Conv             [3, 16, 3, 2]"
         let rows = summary.split(separator: "\n").compactMap {
             $0.wholeMatch(of: /\s*(\d+)\s+(-?\d+|\[[^\]]*\])\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)/)
         }
-        let model = try DetectionModel(path: try Fixtures.require(Fixtures.referenceWeights))
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path(weights)))
         #expect(rows.count == model.layers.count)
         for (match, layer) in zip(rows, model.layers) {
             #expect(Int(match.1) == layer.index)

@@ -1,0 +1,71 @@
+import YOLOKernels
+
+/// What the model's head produced for one input.
+package struct HeadOutput: Sendable {
+    /// `[1, 4 + nc + extras, anchors]`: decoded boxes (xywh, input pixels), class scores, then the
+    /// rows of `HeadExtras`.
+    package let predictions: Tensor
+    /// Segment's mask prototypes `[1, nm, H/4, W/4]`; `nil` for the other heads.
+    package let prototypes: Tensor?
+}
+
+/// The rows a head adds after the box and class rows of its output, per anchor.
+package enum HeadExtras: Sendable, Equatable {
+    /// Detect: nothing.
+    case none
+    /// Segment: the mask coefficients, one per prototype.
+    case maskCoefficients(count: Int)
+    /// Pose: `count` keypoints of `dimensions` values (x, y in input pixels, then the visibility
+    /// through the sigmoid when `dimensions` is 3), keypoint-major: `x0, y0, v0, x1, …`.
+    case keypoints(count: Int, dimensions: Int)
+
+    package var rowCount: Int {
+        switch self {
+        case .none: 0
+        case let .maskCoefficients(count): count
+        case let .keypoints(count, dimensions): count * dimensions
+        }
+    }
+}
+
+/// A head on the model's last layer: Ultralytics' `Detect`, or a head that composes it as
+/// `Segment(Detect)` and `Pose(Detect)` do (its box and class branches, anchors and strides).
+/// Adding a head is one type conforming to this and one entry in `HeadBuilders.table`.
+protocol DetectionHead: Sendable {
+    /// The box and class branches.
+    var detect: Detect { get }
+    var extras: HeadExtras { get }
+    /// Decodes the levels' feature maps (strides `detect.strides`, finest first).
+    func run(_ levels: [Tensor]) -> HeadOutput
+    /// FLOPs of the branches for the levels' sizes.
+    func flops(_ sizes: [(Int, Int)]) -> Int
+    var parameterCount: Int { get }
+}
+
+extension Detect: DetectionHead {
+    var detect: Detect { self }
+    var extras: HeadExtras { .none }
+    func run(_ levels: [Tensor]) -> HeadOutput { HeadOutput(predictions: self(levels), prototypes: nil) }
+}
+
+extension DetectionHead {
+    /// `[1, 4 + nc + extras, anchors]`: Detect's decoded output with `extraRows(level)` (each
+    /// `[1, extras, H, W]`) written after it, level by level.
+    func predictions(_ levels: [Tensor], extraRows: (Int) -> Tensor) -> Tensor {
+        let detected = detect(levels)  // [1, 4 + nc, anchors]
+        let anchorCount = detected.shape[2], detectRows = detected.shape[1]
+        let output = Tensor(uninitializedShape: [1, detectRows + extras.rowCount, anchorCount])
+        output.data.update(from: detected.data, count: detected.count)
+        var firstAnchor = 0
+        for level in levels.indices {
+            let rows = extraRows(level)
+            let (channels, height, width) = rows.chw
+            let planeSize = height * width
+            for channel in 0..<channels {
+                (output.data + (detectRows + channel) * anchorCount + firstAnchor).update(from: rows.data + channel * planeSize, count: planeSize)
+            }
+            firstAnchor += planeSize
+        }
+        return output
+    }
+}

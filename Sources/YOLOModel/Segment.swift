@@ -1,0 +1,44 @@
+import YOLOKernels
+
+/// Ultralytics' `Segment(Detect)` head in inference mode: Detect's boxes and scores, then per anchor
+/// `nm` mask coefficients (`cv4[i]`: 3×3 Conv, 3×3 Conv, 1×1 Conv2d, left raw), and the prototypes
+/// `Proto(x[0])` that the coefficients weigh into each object's mask.
+struct Segment: DetectionHead {
+    let detect: Detect
+    let maskCount: Int
+    let coefficientBranches: [Sequential]
+    let proto: Proto
+
+    /// - Parameters:
+    ///   - maskCount: `nm`, the prototypes (32).
+    ///   - protoChannels: `npr` after width scaling, Proto's hidden channels.
+    init(_ weights: WeightScope, classCount: Int, maskCount: Int, protoChannels: Int, inputChannels: [Int], strides: [Int]) throws {
+        detect = try Detect(weights, classCount: classCount, inputChannels: inputChannels, strides: strides)
+        self.maskCount = maskCount
+        proto = try Proto(weights.child("proto"), inputChannels: inputChannels[0], hiddenChannels: protoChannels, outputChannels: maskCount)
+        let hidden = max(inputChannels[0] / 4, maskCount)
+        coefficientBranches = try inputChannels.enumerated().map { level, channels in
+            let scope = weights.child("cv4").child(level)
+            return Sequential(modules: [
+                try Conv(scope.child(0), inputChannels: channels, outputChannels: hidden, kernelSize: 3),
+                try Conv(scope.child(1), inputChannels: hidden, outputChannels: hidden, kernelSize: 3),
+                try Conv2d(scope.child(2), inputChannels: hidden, outputChannels: maskCount),
+            ])
+        }
+    }
+
+    var extras: HeadExtras { .maskCoefficients(count: maskCount) }
+
+    func run(_ levels: [Tensor]) -> HeadOutput {
+        let predictions = predictions(levels) { level in coefficientBranches[level](levels[level]) }
+        return HeadOutput(predictions: predictions, prototypes: proto(levels[0]))
+    }
+
+    func flops(_ sizes: [(Int, Int)]) -> Int {
+        detect.flops(sizes) + zip(coefficientBranches, sizes).reduce(0) { $0 + $1.0.flops($1.1) } + proto.flops(sizes[0])
+    }
+
+    var parameterCount: Int {
+        coefficientBranches.reduce(detect.parameterCount + proto.parameterCount) { $0 + $1.parameterCount }
+    }
+}
