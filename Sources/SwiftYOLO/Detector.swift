@@ -153,16 +153,10 @@ public final class Detector: Sendable {
             Preprocessor.writeCHW(canvas, into: input.buffer)
             return (input, geometry)
         }
-        let head = try measure(&timings.inference) { try model(input) }  // [1, 4 + nc, anchors]
+        let head = try measure(&timings.inference) { try model.run(input) }  // [1, 4 + nc + extras, anchors] (+ prototypes)
         let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
-            let postprocessor = Postprocessor(options: options.postprocessOptions, labels: labels)
-            return try postprocessor.detections(head: UnsafeBufferPointer(head.buffer), classCount: model.classCount, anchorCount: head.shape[2])
-                .map { detection in
-                    detection.mapped { box in
-                        let mapped = geometry.mapToOriginal(x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2)
-                        return BoundingBox(x1: mapped.x1, y1: mapped.y1, x2: mapped.x2, y2: mapped.y2)
-                    }
-                }
+            try TaskPostprocessing(postprocessor: Postprocessor(options: options.postprocessOptions, labels: labels),
+                                   classCount: model.classCount, extras: model.headExtras, geometry: geometry).detections(head)
         }
         return DetectionResult(detections: detections, imageWidth: buffer.width, imageHeight: buffer.height,
                                inputWidth: geometry.inputWidth, inputHeight: geometry.inputHeight, timings: timings)

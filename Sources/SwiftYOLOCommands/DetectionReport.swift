@@ -38,11 +38,14 @@ enum DetectionReport {
             + (saved.map { ", \"saved\": \(string($0))" } ?? "") + "}"
     }
 
-    /// `{"class": ID, "label": NAME, "confidence": C, "box": [X1, Y1, X2, Y2]}`, then `"track"` and
+    /// `{"class": ID, "label": NAME, "confidence": C, "box": [X1, Y1, X2, Y2]}`, then `"mask"` (COCO
+    /// compressed RLE) or `"keypoints"` for segmentation and pose models, then `"track"` and
     /// `"rotation"` when given.
     static func detectionObject(_ d: Detection, rotation: Rotation? = nil, track: Int? = nil) -> String {
         "{\"class\": \(d.classId), \"label\": \(string(d.label)), \"confidence\": \(number(d.confidence)), "
             + "\"box\": [\([d.box.x1, d.box.y1, d.box.x2, d.box.y2].map(number).joined(separator: ", "))]"
+            + (d.mask.map { ", \"mask\": {\"size\": [\($0.imageHeight), \($0.imageWidth)], \"counts\": \(string($0.cocoCounts))}" } ?? "")
+            + (d.keypoints.map { ", \"keypoints\": [" + $0.map { "[\(number($0.x)), \(number($0.y)), \(number($0.confidence))]" }.joined(separator: ", ") + "]" } ?? "")
             + (track.map { ", \"track\": \($0)" } ?? "") + (rotation.map { ", \"rotation\": \($0.degrees)" } ?? "") + "}"
     }
 

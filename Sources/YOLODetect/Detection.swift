@@ -47,12 +47,18 @@ public struct Detection: Sendable, Hashable, Codable {
     public var confidence: Float
     /// In model-input pixels straight out of `Postprocessor`; map with `mapped(_:)` to the original image.
     public var box: BoundingBox
+    /// The object's mask at original-image size, from a segmentation model.
+    public var mask: InstanceMask?
+    /// The object's keypoints in original-image pixels, from a pose model.
+    public var keypoints: [Keypoint]?
 
-    public init(classId: Int, label: String, confidence: Float, box: BoundingBox) {
+    public init(classId: Int, label: String, confidence: Float, box: BoundingBox, mask: InstanceMask? = nil, keypoints: [Keypoint]? = nil) {
         self.classId = classId
         self.label = label
         self.confidence = confidence
         self.box = box
+        self.mask = mask
+        self.keypoints = keypoints
     }
 
     /// The same detection with its box transformed (e.g. by `PreprocessGeometry.mapToOriginal`).
@@ -67,5 +73,7 @@ public struct Detection: Sendable, Hashable, Codable {
         case label
         case confidence
         case box
+        case mask
+        case keypoints
     }
 }

@@ -53,8 +53,19 @@ package struct Postprocessor: Sendable {
     package func detections(head: UnsafeBufferPointer<Float>, classCount: Int, anchorCount: Int)
         throws(DetectError) -> [Detection]
     {
+        try selections(head: head, classCount: classCount, extraRows: 0, anchorCount: anchorCount).map(\.detection)
+    }
+
+    /// Detections from a head output with `extraRows` rows after the class scores (Segment's mask
+    /// coefficients, Pose's keypoints), best first, each with the anchor it came from so that its
+    /// extra values (`head[(4 + nc + row) · A + anchor]`) can be read.
+    /// - Parameters:
+    ///   - head: `(4 + classCount + extraRows) × anchorCount` floats, layout `[4 + nc + extras, A]`.
+    package func selections(head: UnsafeBufferPointer<Float>, classCount: Int, extraRows: Int, anchorCount: Int)
+        throws(DetectError) -> [(detection: Detection, anchor: Int)]
+    {
         let a = anchorCount, nc = classCount
-        guard nc > 0, a >= 0, head.count == (4 + nc) * a else {
+        guard nc > 0, a >= 0, extraRows >= 0, head.count == (4 + nc + extraRows) * a else {
             throw .invalidHeadShape(count: head.count, classCount: nc, anchorCount: anchorCount)
         }
         let conf = options.confidenceThreshold
@@ -78,18 +89,21 @@ package struct Postprocessor: Sendable {
         var boxes: [BoundingBox] = []
         var scores: [Float] = []
         var classIds: [Int] = []
+        var anchors: [Int] = []
         for anchor in 0..<a where !sawNaN[anchor] && best[anchor] > conf {
             if let keep = options.classes, !keep.contains(bestClass[anchor]) { continue }
             boxes.append(BoundingBox(centerX: head[anchor], centerY: head[a + anchor],
                                      width: head[2 * a + anchor], height: head[3 * a + anchor]))
             scores.append(best[anchor])
             classIds.append(bestClass[anchor])
+            anchors.append(anchor)
         }
         if boxes.count > options.maxCandidates {
             let top = stableDescendingOrder(scores).prefix(max(options.maxCandidates, 0)).sorted()
             boxes = top.map { boxes[$0] }
             scores = top.map { scores[$0] }
             classIds = top.map { classIds[$0] }
+            anchors = top.map { anchors[$0] }
         }
         // Class-aware NMS in one pass: boxes shifted by class * max_wh (in float32) never overlap.
         let offsetBoxes = options.agnostic ? boxes : zip(boxes, classIds).map { box, c in
@@ -99,8 +113,8 @@ package struct Postprocessor: Sendable {
         let keep = nonMaxSuppression(boxes: offsetBoxes, scores: scores, iouThreshold: options.iouThreshold,
                                      limit: max(options.maxDetections, 0))
         return keep.map { i in
-            Detection(classId: classIds[i], label: labels?.name(for: classIds[i]) ?? String(classIds[i]),
-                      confidence: scores[i], box: boxes[i])
+            (Detection(classId: classIds[i], label: labels?.name(for: classIds[i]) ?? String(classIds[i]),
+                       confidence: scores[i], box: boxes[i]), anchors[i])
         }
     }
 

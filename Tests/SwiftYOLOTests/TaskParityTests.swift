@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import SwiftYOLO
+
+/// Segmentation and pose against Ultralytics' own `predict(retina_masks=True)` for the same
+/// checkpoints and images (`Tests/Fixtures/tasks/*.json`, made by `tools/expected_tasks.py`): the same
+/// classes, confidences within 0.01, boxes within 1 px, each mask with IoU ≥ 0.95, each keypoint whose
+/// confidence is ≥ 0.5 within 1.5 px and every keypoint confidence within 0.02. Run through the
+/// library on every image, and through `swift-yolo detect --json` (the RLE string and keypoint
+/// arrays of the JSON contract) on every image as one command.
+@Suite struct TaskParityTests {
+    static let confidenceTolerance: Float = 0.01
+    static let boxTolerance: Float = 1
+    static let minimumMaskIoU = 0.95
+    static let keypointTolerance: Float = 1.5
+    static let keypointConfidenceTolerance: Float = 0.02
+    /// Keypoints below this confidence are not held to a position (Ultralytics draws none of them).
+    static let visibleKeypoint: Float = 0.5
+
+    struct Expected: Decodable {
+        struct Arguments: Decodable {
+            let conf: Double
+            let iou: Double
+            let imgsz: Int
+        }
+        struct Result: Decodable {
+            let image: String
+            let width: Int
+            let height: Int
+            let input_shape: [Int]
+            let detections: [Detection]
+        }
+        let task: String
+        let arguments: Arguments
+        let results: [Result]
+    }
+
+    static let cases = [("segment-default.json", "Weights/yolo11n-seg.swyolo"), ("pose-default.json", "Weights/yolo11n-pose.swyolo")]
+
+    static func load(_ fixture: String, weights: String) throws -> (Expected, String) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/tasks/" + fixture)))
+        let path = Fixtures.path(weights)
+        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        return (try JSONDecoder().decode(Expected.self, from: data), path)
+    }
+
+    @Test(arguments: cases)
+    func libraryMatchesUltralytics(_ fixture: String, weights: String) throws {
+        let (expected, path) = try Self.load(fixture, weights: weights)
+        var options = DetectionOptions()
+        options.confidenceThreshold = expected.arguments.conf
+        options.iouThreshold = expected.arguments.iou
+        options.imageSize = expected.arguments.imgsz
+        let detector = try Detector(modelPath: path, options: options)
+        for reference in expected.results {
+            let result = try detector.run(imageAt: Fixtures.path(reference.image))
+            #expect([result.inputHeight, result.inputWidth] == reference.input_shape, "\(reference.image): model input size")
+            Self.compare(result.detections, reference.detections, context: "\(fixture) \(reference.image)")
+        }
+    }
+
+    @Test(arguments: cases)
+    func commandLineMatchesUltralytics(_ fixture: String, weights: String) throws {
+        let (expected, path) = try Self.load(fixture, weights: weights)
+        let run = try CommandLineTests.swiftYOLO(["detect", "--json", "--model", path] + expected.results.map { Fixtures.path($0.image) })
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == expected.results.count)
+        for (line, reference) in zip(run.lines, expected.results) {
+            struct Line: Decodable { let width: Int; let height: Int; let detections: [Detection] }
+            let decoded = try JSONDecoder().decode(Line.self, from: Data(line.utf8))
+            #expect(decoded.width == reference.width && decoded.height == reference.height)
+            Self.compare(decoded.detections, reference.detections, context: "detect --json \(fixture) \(reference.image)")
+            if expected.task == "segment" { #expect(line.contains("\"mask\": {\"size\": [\(reference.height), \(reference.width)], \"counts\": \"")) }
+            if expected.task == "pose" { #expect(line.contains("\"keypoints\": [[")) }
+        }
+    }
+
+    /// Same count; each expected detection matched to the closest one of its class.
+    static func compare(_ detections: [Detection], _ reference: [Detection], context: String) {
+        #expect(detections.count == reference.count, "\(context): \(detections.count) detections, Ultralytics has \(reference.count)")
+        var unmatched = detections
+        for want in reference {
+            let candidates = unmatched.enumerated().filter { $0.element.classId == want.classId }
+            guard let (index, got) = candidates.min(by: { ParityTests.boxError($0.element, want) < ParityTests.boxError($1.element, want) }) else {
+                Issue.record("\(context): missing \(want.label) \(want.confidence) \(want.box)")
+                continue
+            }
+            unmatched.remove(at: index)
+            #expect(abs(got.confidence - want.confidence) <= confidenceTolerance, "\(context): \(want.label) confidence \(got.confidence), Ultralytics \(want.confidence)")
+            #expect(ParityTests.boxError(got, want) <= boxTolerance, "\(context): \(want.label) box \(got.box), Ultralytics \(want.box)")
+            if let wantMask = want.mask {
+                guard let mask = got.mask else { Issue.record("\(context): \(want.label) has no mask"); continue }
+                let iou = intersectionOverUnion(mask, wantMask)
+                #expect(iou >= minimumMaskIoU, "\(context): \(want.label) mask IoU \(iou)")
+            }
+            if let wantKeypoints = want.keypoints {
+                guard let keypoints = got.keypoints, keypoints.count == wantKeypoints.count else {
+                    Issue.record("\(context): \(want.label) has \(got.keypoints?.count ?? 0) keypoints, Ultralytics \(wantKeypoints.count)")
+                    continue
+                }
+                for (k, (point, wantPoint)) in zip(keypoints, wantKeypoints).enumerated() {
+                    #expect(abs(point.confidence - wantPoint.confidence) <= keypointConfidenceTolerance,
+                            "\(context): keypoint \(k) confidence \(point.confidence), Ultralytics \(wantPoint.confidence)")
+                    if wantPoint.confidence >= visibleKeypoint {
+                        let error = max(abs(point.x - wantPoint.x), abs(point.y - wantPoint.y))
+                        #expect(error <= keypointTolerance, "\(context): keypoint \(k) at (\(point.x), \(point.y)), Ultralytics (\(wantPoint.x), \(wantPoint.y))")
+                    }
+                }
+            }
+        }
+    }
+
+    static func intersectionOverUnion(_ a: InstanceMask, _ b: InstanceMask) -> Double {
+        guard a.imageWidth == b.imageWidth, a.imageHeight == b.imageHeight else { return 0 }
+        let x = a.bitmap(), y = b.bitmap()
+        var intersection = 0, union = 0
+        for i in x.indices {
+            intersection += Int(x[i] & y[i])
+            union += Int(x[i] | y[i])
+        }
+        return union == 0 ? 1 : Double(intersection) / Double(union)
+    }
+}
