@@ -78,10 +78,18 @@ package struct MaskAssembler: Sendable {
         }
         let upsampled = Self.resample(logits, width: cellWidth, rowOffset: cellRows.lowerBound, columnOffset: cellColumns.lowerBound,
                                       rows: stage1Y, columns: stage1X)
-        let values = Self.resample(upsampled, width: upColumns.count, rowOffset: upRows.lowerBound, columnOffset: upColumns.lowerBound,
-                                   rows: stage2Y, columns: stage2X)
-        let bits = values.map { $0 > 0 ? UInt8(1) : 0 }
-        guard bits.contains(1) else { return nil }
+        var bits = [UInt8](repeating: 0, count: rows.count * columns.count)
+        var anySet = false
+        bits.withUnsafeMutableBufferPointer { bits in
+            Self.resample(upsampled, width: upColumns.count, rowOffset: upRows.lowerBound, columnOffset: upColumns.lowerBound,
+                          rows: stage2Y, columns: stage2X) { index, row in
+                for (x, value) in row.enumerated() where value > 0 {
+                    bits[index + x] = 1
+                    anySet = true
+                }
+            }
+        }
+        guard anySet else { return nil }
         return InstanceMask(imageWidth: imageWidth, imageHeight: imageHeight, regionX: columns.lowerBound, regionY: rows.lowerBound,
                             regionWidth: columns.count, regionHeight: rows.count, regionBits: bits)
     }
@@ -125,20 +133,49 @@ package struct MaskAssembler: Sendable {
     }
 
     /// Bilinear resampling of a `[rows, width]` block whose first cell is `(rowOffset, columnOffset)`:
-    /// each output is `h0 · (w0 · a + w1 · b) + h1 · (w0 · c + w1 · d)`, as torch's kernel computes it.
+    /// each output is `h0 · (w0 · a + w1 · b) + h1 · (w0 · c + w1 · d)`, as torch's kernel computes it,
+    /// with the horizontal pass done once per input row read.
     static func resample(_ input: [Float], width: Int, rowOffset: Int, columnOffset: Int, rows: [Sample], columns: [Sample]) -> [Float] {
         var output = [Float](repeating: 0, count: rows.count * columns.count)
-        var index = 0
-        for r in rows {
-            let row0 = (r.i0 - rowOffset) * width - columnOffset, row1 = (r.i1 - rowOffset) * width - columnOffset
-            for c in columns {
-                let top = c.l0 * input[row0 + c.i0] + c.l1 * input[row0 + c.i1]
-                let bottom = c.l0 * input[row1 + c.i0] + c.l1 * input[row1 + c.i1]
-                output[index] = r.l0 * top + r.l1 * bottom
-                index += 1
+        output.withUnsafeMutableBufferPointer { output in
+            resample(input, width: width, rowOffset: rowOffset, columnOffset: columnOffset, rows: rows, columns: columns) { index, row in
+                for (x, value) in row.enumerated() { output[index + x] = value }
             }
         }
         return output
+    }
+
+    /// The resampling above, handing each output row (and the index of its first value) to `body`.
+    static func resample(_ input: [Float], width: Int, rowOffset: Int, columnOffset: Int, rows: [Sample], columns: [Sample],
+                         _ body: (Int, UnsafeBufferPointer<Float>) -> Void) {
+        guard !rows.isEmpty, !columns.isEmpty else { return }
+        let read = span(rows)
+        let outputWidth = columns.count
+        // Horizontal pass: each input row read, at the output columns.
+        var horizontal = [Float](repeating: 0, count: read.count * outputWidth)
+        input.withUnsafeBufferPointer { input in
+            columns.withUnsafeBufferPointer { columns in
+                horizontal.withUnsafeMutableBufferPointer { horizontal in
+                    for (r, row) in read.enumerated() {
+                        let source = (row - rowOffset) * width - columnOffset, target = r * outputWidth
+                        for (x, c) in columns.enumerated() {
+                            horizontal[target + x] = c.l0 * input[source + c.i0] + c.l1 * input[source + c.i1]
+                        }
+                    }
+                }
+            }
+        }
+        // Vertical pass, one output row at a time.
+        var line = [Float](repeating: 0, count: outputWidth)
+        horizontal.withUnsafeBufferPointer { horizontal in
+            line.withUnsafeMutableBufferPointer { line in
+                for (y, r) in rows.enumerated() {
+                    let top = (r.i0 - read.lowerBound) * outputWidth, bottom = (r.i1 - read.lowerBound) * outputWidth
+                    for x in 0..<outputWidth { line[x] = r.l0 * horizontal[top + x] + r.l1 * horizontal[bottom + x] }
+                    body(y * outputWidth, UnsafeBufferPointer(line))
+                }
+            }
+        }
     }
 }
 
