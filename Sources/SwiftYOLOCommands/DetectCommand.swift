@@ -133,7 +133,7 @@ struct DetectCommand: ParsableCommand {
         let name = image.split(separator: "/").last.map(String.init) ?? image
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
         let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + options.saveFormat.fileExtension
-        let written = try Annotator.annotate(decoded, boxes: boxes).write(to: wanted, format: options.saveFormat)
+        let written = try TaskDrawing.annotate(decoded, detections: result.detections, boxes: boxes).write(to: wanted, format: options.saveFormat)
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
         return written
     }
