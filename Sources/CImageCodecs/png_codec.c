@@ -171,12 +171,16 @@ static void flush_file(png_structp png) {
 }
 
 int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, char *err) {
+    return sy_png_write(descriptor, pixels, width, height, 3, err);
+}
+
+int sy_png_write(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, int32_t channels, char *err) {
     png_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.err = err;
     err[0] = 0;
-    if (width <= 0 || height <= 0) {
-        snprintf(err, SY_ERROR_CAPACITY, "invalid dimensions %dx%d", width, height);
+    if (width <= 0 || height <= 0 || (channels != 1 && channels != 3 && channels != 4)) {
+        snprintf(err, SY_ERROR_CAPACITY, "invalid dimensions %dx%d or channels %d", width, height, channels);
         return SY_ERR_ARGUMENT;
     }
     int copy = dup(descriptor);  // the caller keeps `descriptor`; fclose closes the copy
@@ -197,7 +201,8 @@ int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int3
     }
     ctx.file = file;
     png_set_write_fn(png, &ctx, write_file, flush_file);
-    png_set_IHDR(png, pinfo, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    int color_type = channels == 1 ? PNG_COLOR_TYPE_GRAY : channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB;
+    png_set_IHDR(png, pinfo, (png_uint_32)width, (png_uint_32)height, 8, color_type, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     // Annotated pictures are for looking at: the fastest zlib settings that still compress (level 1,
     // run-length matches, the Sub filter). `--save-format jpg` is the fast choice.
@@ -205,7 +210,7 @@ int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int3
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_set_compression_strategy(png, Z_RLE);
     png_write_info(png, pinfo);
-    for (int32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * 3);
+    for (int32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * (size_t)width * (size_t)channels);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &pinfo);
     int failed = fflush(file) != 0 || ferror(file);

@@ -27,6 +27,12 @@ struct DetectCommand: ParsableCommand {
             detection also says which pass found it ("rotation": 90). --format array prints one flat JSON \
             array per image instead: [class, score, xmin, xmax, ymin, ymax] per detection, concatenated.
 
+            A segmentation model adds each object's mask to the JSON ("mask": COCO compressed RLE \
+            {"size": [H, W], "counts": STRING} at original-image size, as pycocotools reads it) and --save \
+            draws it; a pose model adds "keypoints": [[X, Y, CONFIDENCE], ...] in image pixels and --save \
+            draws the skeleton. --masks DIR writes one 8-bit PNG per image whose pixels are the 1-based \
+            index of the detection covering them (the most confident on top), 0 for the background.
+
             --save never replaces a file: a name that exists (an input, an earlier picture) gets _2, _3, … \
             and the name used is reported ("saved" in JSON).
 
@@ -43,6 +49,9 @@ struct DetectCommand: ParsableCommand {
     var inputs: [String]
 
     @OptionGroup var options: DetectionArguments
+
+    @Option(help: ArgumentHelp("Segmentation models: write each image's instance masks into this directory, as an 8-bit PNG of detection indices (0: background).", valueName: "dir"))
+    var masks: String?
 
     @Option(help: ArgumentHelp(
         "Output: table (for people), json (one object per image per line; --json for short), array (one flat JSON array per image per line: [class, score, xmin, xmax, ymin, ymax] per detection).",
@@ -62,6 +71,9 @@ struct DetectCommand: ParsableCommand {
         let images = ImageInputs(arguments: inputs)
         let total = images.knownCount
         try options.createSaveDirectory()
+        if let masks {
+            do { try Directory.create(masks) } catch { throw CommandFailure.output("cannot create the --masks directory: \(error)") }
+        }
         let format = outputFormat, json = format != .table
         let showsProgress = !json && (total ?? 2) > 1 && isatty(STDERR_FILENO) != 0
         let ofTotal = total.map { " of \($0)" } ?? ""
@@ -80,6 +92,7 @@ struct DetectCommand: ParsableCommand {
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 let (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
                 let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
+                if let masks { try saveInstanceMap(result, named: image, directory: masks) }
                 switch format {
                 case .json: line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
                 case .array: line = DetectionReport.arrayLine(result.detections)
@@ -120,6 +133,15 @@ struct DetectCommand: ParsableCommand {
                                      imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
                                      inputHeight: input?.inputHeight ?? 0, timings: merged.timings)
         return (result, merged.detections.map(\.rotation))
+    }
+
+    /// Writes `<dir>/<name>.png`, the instance map of `result` (never replacing a file, as `--save`).
+    private func saveInstanceMap(_ result: DetectionResult, named image: String, directory: String) throws {
+        let name = image.split(separator: "/").last.map(String.init) ?? image
+        let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
+        let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
+        let written = try Picture(width: result.imageWidth, height: result.imageHeight, channels: 1, pixels: result.instanceMap()).writePNG(to: wanted)
+        if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved the masks as '\(written)'") }
     }
 
     /// Draws the detections on the decoded image and writes `<dir>/<name>.png` (or `.jpg`), or

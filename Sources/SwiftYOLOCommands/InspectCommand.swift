@@ -36,7 +36,7 @@ struct InspectCommand: ParsableCommand {
             try StandardStreams.line(line)
             if let sha = source["sha256"]?.stringValue { try StandardStreams.line("  source sha256 \(sha)") }
         }
-        try StandardStreams.line("  task detect, scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
+        try StandardStreams.line("  task \(description.task.rawValue)\(description.keypointShape.map { " (\($0.count) keypoints × \($0.dimensions))" } ?? ""), scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
         let kernels = KernelSet.active
         try StandardStreams.line("  kernels \(kernels.name) (\(kernels.instructions)) on \(KernelSets.cpuName); "
                                  + "this CPU runs \(KernelSets.supported.map(\.name).joined(separator: ", "))")

@@ -24,7 +24,7 @@ package struct SwiftYOLOCommand: ParsableCommand {
             \(ExitStatus.help)
             """,
         version: VersionInfo.text,
-        subcommands: [DetectCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
+        subcommands: [DetectCommand.self, BackgroundCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
 
     package init() {}
 

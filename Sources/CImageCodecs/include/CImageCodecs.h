@@ -50,6 +50,8 @@ int sy_png_decode_rgb8(const uint8_t *data, size_t size, size_t max_chunk_bytes,
 /// Writes interleaved RGB8 as an 8-bit RGB PNG to the open file `descriptor`, which stays open (the
 /// caller syncs it, closes it and makes the write atomic).
 int sy_png_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, char *err);
+/// Writes 8-bit gray (channels 1), RGB (3) or RGBA (4) pixels as a PNG, the same way.
+int sy_png_write(int descriptor, const uint8_t *pixels, int32_t width, int32_t height, int32_t channels, char *err);
 
 /// Writes interleaved RGB8 as a baseline JPEG (4:2:0, `quality` 1...100) to the open file `descriptor`,
 /// which stays open. The file is encoded in memory, then written; a failed write is SY_ERR_IO.

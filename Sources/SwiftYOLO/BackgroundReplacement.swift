@@ -1,0 +1,126 @@
+import YOLODetect
+import YOLOImage
+
+/// What replaces the pixels outside the chosen objects.
+public enum BackgroundReplacement: Sendable, Equatable {
+    /// A solid colour.
+    case color(red: UInt8, green: UInt8, blue: UInt8)
+    /// Transparency: the result has an alpha channel, 0 outside the objects.
+    case transparent
+    /// Another picture, stretched to the image's size.
+    case image(RGBImage)
+
+    public static let white = BackgroundReplacement.color(red: 255, green: 255, blue: 255)
+}
+
+/// An image with its background replaced: interleaved RGB, or RGBA for `.transparent`.
+public struct BackgroundReplaced: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// 3 (RGB) or 4 (RGBA) bytes per pixel, rows top to bottom.
+    public let channels: Int
+    public let pixels: [UInt8]
+    /// The segmentation the cut followed.
+    public let result: DetectionResult
+}
+
+extension DetectionResult {
+    /// The union of the masks of the detections whose class is in `classes` (all when `nil`), as one
+    /// value per image pixel, row-major: 1 inside, 0 outside.
+    public func foregroundMask(classes: Set<Int>? = nil) -> [UInt8] {
+        var union = [UInt8](repeating: 0, count: imageWidth * imageHeight)
+        for detection in detections where classes?.contains(detection.classId) ?? true {
+            guard let mask = detection.mask, mask.imageWidth == imageWidth, mask.imageHeight == imageHeight else { continue }
+            for y in 0..<mask.regionHeight {
+                let row = (mask.regionY + y) * imageWidth + mask.regionX
+                for x in 0..<mask.regionWidth where mask.regionBits[y * mask.regionWidth + x] != 0 { union[row + x] = 1 }
+            }
+        }
+        return union
+    }
+
+    /// One value per image pixel, row-major: the 1-based index of the detection whose mask covers it
+    /// (the first, most confident, on top; indices past 255 are 255), 0 for the background.
+    public func instanceMap() -> [UInt8] {
+        var map = [UInt8](repeating: 0, count: imageWidth * imageHeight)
+        for (index, detection) in detections.enumerated().reversed() {
+            guard let mask = detection.mask, mask.imageWidth == imageWidth, mask.imageHeight == imageHeight else { continue }
+            let value = UInt8(min(index + 1, 255))
+            for y in 0..<mask.regionHeight {
+                let row = (mask.regionY + y) * imageWidth + mask.regionX
+                for x in 0..<mask.regionWidth where mask.regionBits[y * mask.regionWidth + x] != 0 { map[row + x] = value }
+            }
+        }
+        return map
+    }
+}
+
+extension Detector {
+    /// Segments `image` and replaces every pixel outside the union of the masks of `classes` (all
+    /// classes when `nil`) by `replacement`.
+    ///
+    /// - Parameter feather: the soft edge's width in pixels: the mask's edge is blurred by a box
+    ///   filter of radius `feather` (run twice, close to a Gaussian) and used as the blend weight; 0
+    ///   for a hard cut.
+    /// - Throws: `DetectorError.invalidOptions` for a model that is not a segmentation model, or a
+    ///   negative `feather`.
+    public func replaceBackground(of image: RGBImage, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
+                                  feather: Int = 0, options: DetectionOptions? = nil) throws -> BackgroundReplaced {
+        guard model.task == .segment else {
+            throw DetectorError.invalidOptions(reason: "background replacement needs a segmentation model; \(model.file) is a '\(model.task.rawValue)' model")
+        }
+        guard (0...1024).contains(feather) else { throw DetectorError.invalidOptions(reason: "feather \(feather) is outside 0…1024 pixels") }
+        let result = try run(image, options: options)
+        let (width, height) = (image.width, image.height)
+        var weights = result.foregroundMask(classes: classes).map(Float.init)
+        if feather > 0 {
+            for _ in 0..<2 { weights = Self.boxBlur(weights, width: width, height: height, radius: feather) }
+        }
+        let background: RGBImage? = if case let .image(picture) = replacement {
+            BilinearResize.resize(picture, width: width, height: height)
+        } else {
+            nil
+        }
+        let channels = replacement == .transparent ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        image.pixels.withUnsafeBufferPointer { source in
+            for i in 0..<(width * height) {
+                let alpha = weights[i]
+                switch replacement {
+                case .transparent:
+                    for c in 0..<3 { pixels[i * 4 + c] = source[i * 3 + c] }
+                    pixels[i * 4 + 3] = UInt8((alpha * 255).rounded())
+                case let .color(red, green, blue):
+                    for (c, value) in [red, green, blue].enumerated() {
+                        pixels[i * 3 + c] = UInt8((alpha * Float(source[i * 3 + c]) + (1 - alpha) * Float(value)).rounded())
+                    }
+                case .image:
+                    for c in 0..<3 {
+                        let behind = Float(background?.pixels[i * 3 + c] ?? 0)
+                        pixels[i * 3 + c] = UInt8((alpha * Float(source[i * 3 + c]) + (1 - alpha) * behind).rounded())
+                    }
+                }
+            }
+        }
+        return BackgroundReplaced(width: width, height: height, channels: channels, pixels: pixels, result: result)
+    }
+
+    /// A box filter of radius `radius` over a `width × height` plane (edges clamped), rows then columns.
+    static func boxBlur(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
+        func pass(_ input: [Float], count: Int, lines: Int, index: (Int, Int) -> Int) -> [Float] {
+            var output = input
+            let span = Float(2 * radius + 1)
+            for line in 0..<lines {
+                var sum: Float = 0
+                for k in -radius...radius { sum += input[index(line, min(max(k, 0), count - 1))] }
+                for p in 0..<count {
+                    output[index(line, p)] = sum / span
+                    sum += input[index(line, min(p + radius + 1, count - 1))] - input[index(line, max(p - radius, 0))]
+                }
+            }
+            return output
+        }
+        let rows = pass(plane, count: width, lines: height) { y, x in y * width + x }
+        return pass(rows, count: height, lines: width) { x, y in y * width + x }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import SwiftYOLO
+import YOLOFileSystem
+import YOLOImage
+
+/// `swift-yolo background`: the photo kit's cut-out. Segments each image and replaces everything
+/// outside the chosen objects' masks by a colour, transparency or another picture.
+struct BackgroundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "background",
+        abstract: "Replace the background behind segmented objects (a segmentation model).",
+        discussion: """
+            Pixels outside the union of the masks of the detected objects (of --classes, when given) \
+            become --replace: a colour (white, black, #RRGGBB), transparent (a PNG with alpha), or the \
+            pixels of another picture stretched to the image. --feather PX softens the edge over about \
+            PX pixels. Each result is written as DIR/<name>.png (never replacing a file); the detection \
+            options are detect's.
+
+            Examples:
+              swift-yolo background --model Weights/yolo11n-seg.swyolo --replace white --classes person --save out/ bus.jpg
+              swift-yolo background --model Weights/yolo11n-seg.swyolo --replace transparent --feather 3 --save out/ portraits/
+            """)
+
+    @Argument(help: ArgumentHelp("Image files (PNG, JPEG), directories of them, and - to read paths from standard input.", valueName: "image|dir|-"))
+    var inputs: [String]
+
+    @OptionGroup var options: DetectionArguments
+
+    @Option(help: ArgumentHelp("What replaces the background: white, black, #RRGGBB, transparent, or the path of a PNG/JPEG picture.", valueName: "replacement"))
+    var replace: String = "white"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Soft edge: blur the cut over this many pixels (0: hard).", valueName: "px"))
+    var feather: Int = 0
+
+    func validate() throws {
+        guard options.save != nil else { throw ValidationError("background writes its pictures with --save DIR; give one") }
+        guard (0...1024).contains(feather) else { throw ValidationError("--feather must lie in 0…1024 pixels, got \(feather)") }
+        if replace.hasPrefix("#"), Self.hexColor(replace) == nil {
+            throw ValidationError("--replace \(replace): a colour is #RRGGBB (six hex digits)")
+        }
+    }
+
+    /// `#RRGGBB` as a colour.
+    static func hexColor(_ text: String) -> BackgroundReplacement? {
+        guard text.count == 7, text.hasPrefix("#"), let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return .color(red: UInt8(value >> 16 & 0xff), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
+    }
+
+    func replacement(decoder: ImageDecoder) throws -> BackgroundReplacement {
+        switch replace.lowercased() {
+        case "white": return .white
+        case "black": return .color(red: 0, green: 0, blue: 0)
+        case "transparent": return .transparent
+        default:
+            if let color = Self.hexColor(replace) { return color }
+            do {
+                return .image(try decoder.decode(contentsOf: replace))
+            } catch {
+                throw CommandFailure.usage("--replace \(replace) is neither white, black, #RRGGBB, transparent nor a readable picture: \(error)")
+            }
+        }
+    }
+
+    func run() throws {
+        let detector = try options.makeDetector()
+        let replacement = try replacement(decoder: detector.decoder)
+        try options.createSaveDirectory()
+        guard let directory = options.save else { return }
+        var failures = 0, done = 0
+        for image in ImageInputs(arguments: inputs) {
+            if let signal = Interruption.signal { throw Interrupted(signal: signal) }
+            let line: String
+            do {
+                var decodeTime = Duration.zero
+                let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
+                let replaced: BackgroundReplaced
+                do {
+                    replaced = try detector.replaceBackground(of: decoded, with: replacement, feather: feather)
+                } catch let error as DetectorError {
+                    throw CommandFailure.usage("\(error)")
+                }
+                let name = image.split(separator: "/").last.map(String.init) ?? image
+                let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
+                let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
+                let saved = try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels)
+                    .writePNG(to: wanted)
+                line = options.json ? DetectionReport.jsonLine(image: image, result: replaced.result, saved: saved)
+                    : "saved \(DisplayText.terminal(saved)): \(replaced.result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
+                        + DetectionReport.format(replaced.result.timings.total) + " ms"
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                failures += 1
+                if options.json {
+                    line = DetectionReport.jsonErrorLine(image: image, error: error)
+                } else {
+                    StandardStreams.message("error: \(error)")
+                    done += 1
+                    continue
+                }
+            }
+            try StandardStreams.line(line)
+            done += 1
+        }
+        if failures > 0 {
+            if !options.json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
+    }
+}
