@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import SwiftYOLO
+
+/// Background replacement and instance maps on bus.jpg with the reference segmentation model.
+@Suite struct BackgroundTests {
+    static func detector() throws -> Detector {
+        let path = Fixtures.path("Weights/yolo11n-seg.swyolo")
+        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        return try Detector(modelPath: path)
+    }
+
+    @Test func whiteBehindPeopleKeepsExactlyTheirPixels() throws {
+        let detector = try Self.detector()
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        let person: Set<Int> = [0]
+        let replaced = try detector.replaceBackground(of: image, with: .white, classes: person)
+        #expect(replaced.channels == 3 && replaced.width == image.width && replaced.height == image.height)
+        let union = replaced.result.foregroundMask(classes: person)
+        let kept = union.reduce(0) { $0 + Int($1) }
+        // Four people; together they cover a sizeable part of the picture but far from all of it.
+        #expect(replaced.result.detections.filter { $0.classId == 0 }.count == 4)
+        #expect(kept > image.width * image.height / 20 && kept < image.width * image.height / 2, "\(kept) pixels kept")
+        var wrong = 0
+        for i in 0..<(image.width * image.height) {
+            let pixel = Array(replaced.pixels[(i * 3)..<(i * 3 + 3)])
+            let expected = union[i] != 0 ? Array(image.pixels[(i * 3)..<(i * 3 + 3)]) : [255, 255, 255]
+            if pixel != expected { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) pixels neither the image's (inside the people) nor white (outside)")
+    }
+
+    @Test func transparentAndFeatheredEdges() throws {
+        let detector = try Self.detector()
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        let hard = try detector.replaceBackground(of: image, with: .transparent, classes: [0])
+        let union = hard.result.foregroundMask(classes: [0])
+        #expect(hard.channels == 4)
+        #expect((0..<union.count).allSatisfy { hard.pixels[$0 * 4 + 3] == (union[$0] != 0 ? 255 : 0) })
+        let soft = try detector.replaceBackground(of: image, with: .transparent, classes: [0], feather: 4)
+        let alphas = (0..<union.count).map { soft.pixels[$0 * 4 + 3] }
+        let partial = alphas.filter { $0 > 0 && $0 < 255 }.count
+        // A soft edge: partial alpha along the outlines only, full alpha deep inside, none far outside.
+        #expect(partial > 1000 && partial < union.count / 10, "\(partial) partially transparent pixels")
+        #expect(alphas[0] == 0)
+    }
+
+    @Test func detectionModelsAreRefused() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights())
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        #expect(throws: DetectorError.self) { try detector.replaceBackground(of: image, with: .white) }
+    }
+
+    @Test func commandLineWritesPicturesAndInstanceMaps() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-yolo-background-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = Fixtures.path("Weights/yolo11n-seg.swyolo"), bus = Fixtures.path("../shared/images/bus.jpg")
+        let run = try CommandLineTests.swiftYOLO(["background", "--model", model, "--replace", "#00ff00", "--classes", "person", "--save", directory, bus])
+        #expect(run.status == 0, "\(run.stderr)")
+        let picture = try ImageDecoder().decode(contentsOf: directory + "/bus.png")
+        #expect(picture.pixel(x: 400, y: 100) == (0, 255, 0))  // sky above the bus: background
+        let masks = try CommandLineTests.swiftYOLO(["detect", "--json", "--model", model, "--masks", directory + "/masks", bus])
+        #expect(masks.status == 0, "\(masks.stderr)")
+        let map = try ImageDecoder().decode(contentsOf: directory + "/masks/bus.png")  // gray, read back as RGB
+        let result = try Self.detector().run(imageAt: bus)
+        let expected = result.instanceMap()
+        #expect((0..<expected.count).allSatisfy { map.pixels[$0 * 3] == expected[$0] })
+        #expect(Set(expected) == Set(0...UInt8(result.detections.count)))
+        let refused = try CommandLineTests.swiftYOLO(["background", "--save", directory, bus])  // the detection model
+        #expect(refused.status == 64 && refused.stderr.contains("segmentation model"), "\(refused.status) \(refused.stderr)")
+    }
+}
