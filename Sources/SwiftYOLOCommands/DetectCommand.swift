@@ -53,6 +53,9 @@ struct DetectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Segmentation models: write each image's instance masks into this directory, as an 8-bit PNG of detection indices (0: background).", valueName: "dir"))
     var masks: String?
 
+    @Flag(help: "Pose models: add to each person a face box from the head keypoints and whether it looks at the camera (\"face\" in JSON), and print how many faces and frontal faces each image has.")
+    var faces = false
+
     @Option(help: ArgumentHelp(
         "Output: table (for people), json (one object per image per line; --json for short), array (one flat JSON array per image per line: [class, score, xmin, xmax, ymin, ymax] per detection).",
         valueName: "format"))
@@ -86,17 +89,24 @@ struct DetectCommand: ParsableCommand {
                 throw Interrupted(signal: signal)
             }
             if showsProgress { StandardStreams.progress("[\(done + 1)\(total.map { "/\($0)" } ?? "")] \(image)") }
-            let line: String
+            var line: String
             do {
                 var decodeTime = Duration.zero
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
-                let (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
+                var (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
+                if faces { result = Self.addingFaces(result) }
                 let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
                 if let masks { try saveInstanceMap(result, named: image, directory: masks) }
                 switch format {
                 case .json: line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
                 case .array: line = DetectionReport.arrayLine(result.detections)
                 case .table: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
+                }
+                if faces {
+                    // The count goes with the table on stdout; beside JSON, on stderr.
+                    let found = result.detections.compactMap(\.face)
+                    let count = "\(found.count) face\(found.count == 1 ? "" : "s"), \(found.filter(\.frontal).count) frontal"
+                    if json { StandardStreams.message("\(image): \(count)") } else { line += "\n  \(count)" }
                 }
             } catch {
                 failures += 1
@@ -133,6 +143,17 @@ struct DetectCommand: ParsableCommand {
                                      imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
                                      inputHeight: input?.inputHeight ?? 0, timings: merged.timings)
         return (result, merged.detections.map(\.rotation))
+    }
+
+    /// `result` with each detection's face estimated from its keypoints (`Face`).
+    static func addingFaces(_ result: DetectionResult) -> DetectionResult {
+        let detections = result.detections.map { detection in
+            var detection = detection
+            detection.face = detection.keypoints.flatMap { Face(keypoints: $0, imageWidth: result.imageWidth, imageHeight: result.imageHeight) }
+            return detection
+        }
+        return DetectionResult(detections: detections, imageWidth: result.imageWidth, imageHeight: result.imageHeight,
+                               inputWidth: result.inputWidth, inputHeight: result.inputHeight, timings: result.timings)
     }
 
     /// Writes `<dir>/<name>.png`, the instance map of `result` (never replacing a file, as `--save`).

@@ -46,6 +46,7 @@ enum DetectionReport {
             + "\"box\": [\([d.box.x1, d.box.y1, d.box.x2, d.box.y2].map(number).joined(separator: ", "))]"
             + (d.mask.map { ", \"mask\": {\"size\": [\($0.imageHeight), \($0.imageWidth)], \"counts\": \(string($0.cocoCounts))}" } ?? "")
             + (d.keypoints.map { ", \"keypoints\": [" + $0.map { "[\(number($0.x)), \(number($0.y)), \(number($0.confidence))]" }.joined(separator: ", ") + "]" } ?? "")
+            + (d.face.map { ", \"face\": {\"box\": [\([$0.box.x1, $0.box.y1, $0.box.x2, $0.box.y2].map(number).joined(separator: ", "))], \"frontal\": \($0.frontal)}" } ?? "")
             + (track.map { ", \"track\": \($0)" } ?? "") + (rotation.map { ", \"rotation\": \($0.degrees)" } ?? "") + "}"
     }
 

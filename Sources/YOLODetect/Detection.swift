@@ -51,6 +51,8 @@ public struct Detection: Sendable, Hashable, Codable {
     public var mask: InstanceMask?
     /// The object's keypoints in original-image pixels, from a pose model.
     public var keypoints: [Keypoint]?
+    /// The face estimated from a person's head keypoints (`Face`), when asked for.
+    public var face: Face?
 
     public init(classId: Int, label: String, confidence: Float, box: BoundingBox, mask: InstanceMask? = nil, keypoints: [Keypoint]? = nil) {
         self.classId = classId
@@ -75,5 +77,6 @@ public struct Detection: Sendable, Hashable, Codable {
         case box
         case mask
         case keypoints
+        case face
     }
 }

@@ -121,3 +121,33 @@ import SwiftYOLO
         return union == 0 ? 1 : Double(intersection) / Double(union)
     }
 }
+
+/// The face rule on real pictures with the reference pose model: in zidane.jpg Ancelotti looks at the
+/// camera and Zidane, shouting to the side, does not; in bus.jpg the two people walking towards the
+/// camera with their faces seen are frontal.
+@Suite struct FaceOnPicturesTests {
+    @Test func zidaneAndBus() throws {
+        let path = Fixtures.path("Weights/yolo11n-pose.swyolo")
+        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        let detector = try Detector(modelPath: path)
+        let zidane = try detector.run(imageAt: Fixtures.path("../shared/images/zidane.jpg"))
+        let faces = zidane.detections.map { $0.keypoints.flatMap { Face(keypoints: $0, imageWidth: 1280, imageHeight: 720) } }
+        #expect(faces.count == 2 && faces.allSatisfy { $0 != nil })
+        // Detections by confidence: Zidane (left, 0.89), then Ancelotti (right, 0.84).
+        #expect(faces.map { $0?.frontal } == [false, true])
+        if let ancelotti = faces[1] {
+            #expect(ancelotti.box.x1 > 850 && ancelotti.box.x2 < 1100 && ancelotti.box.y1 > 60 && ancelotti.box.y2 < 330, "\(ancelotti.box)")
+        }
+        let bus = try detector.run(imageAt: Fixtures.path("../shared/images/bus.jpg"))
+        let busFaces = bus.detections.compactMap { $0.keypoints.flatMap { Face(keypoints: $0, imageWidth: 810, imageHeight: 1080) } }
+        #expect(busFaces.count == 2 && busFaces.allSatisfy(\.frontal))
+    }
+
+    @Test func commandLinePrintsTheCounts() throws {
+        let model = Fixtures.path("Weights/yolo11n-pose.swyolo"), zidane = Fixtures.path("../shared/images/zidane.jpg")
+        let table = try CommandLineTests.swiftYOLO(["detect", "--faces", "--model", model, zidane])
+        #expect(table.status == 0 && table.stdout.contains("  2 faces, 1 frontal"), "\(table.stdout)")
+        let json = try CommandLineTests.swiftYOLO(["detect", "--faces", "--json", "--model", model, zidane])
+        #expect(json.lines.count == 1 && json.stdout.contains("\"frontal\": true") && json.stderr.contains("2 faces, 1 frontal"))
+    }
+}
