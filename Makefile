@@ -11,7 +11,7 @@ PYTHON      ?= python3
 APT_PACKAGES := libopenblas-dev libpng-dev libjpeg62-turbo-dev pkg-config
 GOLDEN_VENV ?= .venv-golden
 
-.PHONY: all deps weights fixtures build release test test-python test-swift demo demo-video golden static static-deps static-check clean
+.PHONY: all deps weights fixtures build release test test-python test-swift demo demo-tasks demo-video golden static static-deps static-check clean
 
 all: build
 
@@ -95,6 +95,13 @@ consumer-check: deps weights release
 ## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
 	.build/release/swift-yolo detect --model $(WEIGHTS) --save out $(IMAGES)/bus.jpg
+
+## Segmentation, pose and background replacement on the sample images, into out/ (git-ignored):
+## out/tasks/bus.png (masks), out/tasks/zidane.png (skeletons), out/background/bus.png (people on white).
+demo-tasks: deps weights release
+	.build/release/swift-yolo detect --model Weights/yolo11n-seg.swyolo --save out/tasks $(IMAGES)/bus.jpg
+	.build/release/swift-yolo detect --model Weights/yolo11n-pose.swyolo --faces --save out/tasks $(IMAGES)/zidane.jpg
+	.build/release/swift-yolo background --model Weights/yolo11n-seg.swyolo --replace white --classes person --save out/background $(IMAGES)/bus.jpg
 
 ## Turn the sample images into a 5-second 1280×720 clip (ffmpeg, installed from apt if missing),
 ## run `swift-yolo video` on it with tracking and settle events, and print the events. The clip pans
