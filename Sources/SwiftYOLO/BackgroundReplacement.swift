@@ -82,27 +82,42 @@ extension Detector {
             nil
         }
         let channels = replacement == .transparent ? 4 : 3
+        let behind: [UInt8] = switch replacement {
+        case let .color(red, green, blue): [red, green, blue]
+        default: []
+        }
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        image.pixels.withUnsafeBufferPointer { source in
-            for i in 0..<(width * height) {
-                let alpha = weights[i]
-                switch replacement {
-                case .transparent:
-                    for c in 0..<3 { pixels[i * 4 + c] = source[i * 3 + c] }
-                    pixels[i * 4 + 3] = UInt8((alpha * 255).rounded())
-                case let .color(red, green, blue):
-                    for (c, value) in [red, green, blue].enumerated() {
-                        pixels[i * 3 + c] = UInt8((alpha * Float(source[i * 3 + c]) + (1 - alpha) * Float(value)).rounded())
-                    }
-                case .image:
-                    for c in 0..<3 {
-                        let behind = Float(background?.pixels[i * 3 + c] ?? 0)
-                        pixels[i * 3 + c] = UInt8((alpha * Float(source[i * 3 + c]) + (1 - alpha) * behind).rounded())
-                    }
-                }
+        pixels.withUnsafeMutableBufferPointer { out in
+            image.pixels.withUnsafeBufferPointer { source in
+                background?.pixels.withUnsafeBufferPointer { picture in
+                    Self.composite(source, weights: weights, channels: channels, solid: behind, picture: picture, into: out)
+                } ?? Self.composite(source, weights: weights, channels: channels, solid: behind, picture: nil, into: out)
             }
         }
         return BackgroundReplaced(width: width, height: height, channels: channels, pixels: pixels, result: result)
+    }
+
+    /// `out = α · source + (1 − α) · behind` per pixel (RGB), `behind` the solid colour or the
+    /// picture's pixel; with 4 channels the source is kept and α becomes the alpha channel.
+    static func composite(_ source: UnsafeBufferPointer<UInt8>, weights: [Float], channels: Int, solid: [UInt8],
+                          picture: UnsafeBufferPointer<UInt8>?, into out: UnsafeMutableBufferPointer<UInt8>) {
+        weights.withUnsafeBufferPointer { weights in
+            for i in 0..<weights.count {
+                let alpha = weights[i]
+                if channels == 4 {
+                    out[i * 4] = source[i * 3]
+                    out[i * 4 + 1] = source[i * 3 + 1]
+                    out[i * 4 + 2] = source[i * 3 + 2]
+                    out[i * 4 + 3] = UInt8((alpha * 255).rounded())
+                    continue
+                }
+                for c in 0..<3 {
+                    let back = picture.map { $0[i * 3 + c] } ?? solid[c]
+                    out[i * 3 + c] = alpha >= 1 ? source[i * 3 + c] : alpha <= 0 ? back
+                        : UInt8((alpha * Float(source[i * 3 + c]) + (1 - alpha) * Float(back)).rounded())
+                }
+            }
+        }
     }
 
     /// A box filter of radius `radius` over a `width × height` plane (edges clamped), rows then columns.

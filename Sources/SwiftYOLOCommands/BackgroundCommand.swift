@@ -75,19 +75,23 @@ struct BackgroundCommand: ParsableCommand {
                 var decodeTime = Duration.zero
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 let replaced: BackgroundReplaced
+                var replaceTime = Duration.zero, writeTime = Duration.zero
                 do {
-                    replaced = try detector.replaceBackground(of: decoded, with: replacement, feather: feather)
+                    replaced = try measure(&replaceTime) { try detector.replaceBackground(of: decoded, with: replacement, feather: feather) }
                 } catch let error as DetectorError {
                     throw CommandFailure.usage("\(error)")
                 }
                 let name = image.split(separator: "/").last.map(String.init) ?? image
                 let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
                 let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
-                let saved = try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels)
-                    .writePNG(to: wanted)
+                let saved = try measure(&writeTime) {
+                    try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels).writePNG(to: wanted)
+                }
                 line = options.json ? DetectionReport.jsonLine(image: image, result: replaced.result, saved: saved)
                     : "saved \(DisplayText.terminal(saved)): \(replaced.result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
-                        + DetectionReport.format(replaced.result.timings.total) + " ms"
+                        + DetectionReport.format(decodeTime + replaceTime + writeTime) + " ms (decode \(DetectionReport.format(decodeTime)), detection "
+                        + DetectionReport.format(replaced.result.timings.total - replaced.result.timings.decode) + ", compositing "
+                        + DetectionReport.format(replaceTime - (replaced.result.timings.total - replaced.result.timings.decode)) + ", PNG \(DetectionReport.format(writeTime)))"
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
