@@ -154,9 +154,14 @@ package final class DetectionModel: Sendable {
                 return alive && !read ? total + bytes(profiles[earlier].outputShape) : total
             }
             var scratch = 0
-            if case let .module(module) = layer.operation {
+            switch layer.operation {
+            case let .module(module):
                 let size = layer.from[0] == -1 ? previous : sizes[layer.from[0]]
                 scratch = module.scratchBytes(size)
+            case let .head(head):
+                scratch = head.scratchBytes(layer.from.map { $0 == -1 ? previous : sizes[$0] })
+            case .concat:
+                break
             }
             let working = Double(inputs + bytes(shape)) * (1 + Self.workingSetFactor)
             // The network's input stays alive in the caller for the whole pass.

@@ -38,6 +38,15 @@ struct Segment: DetectionHead {
         detect.flops(sizes) + zip(coefficientBranches, sizes).reduce(0) { $0 + $1.0.flops($1.1) } + proto.flops(sizes[0])
     }
 
+    /// Proto's maps at the finest level (its first convolution's output) and at twice its size (the
+    /// upsampled map, the next convolution's output, the prototypes), plus the coefficient maps.
+    func scratchBytes(_ sizes: [(Int, Int)]) -> Int {
+        guard let finest = sizes.first else { return 0 }
+        let hidden = proto.cv1.convolution.geometry.outputChannels
+        let planes = hidden * finest.0 * finest.1 + (2 * hidden + maskCount) * 4 * finest.0 * finest.1
+        return MemoryLayout<Float>.stride * (planes + sizes.reduce(0) { $0 + maskCount * $1.0 * $1.1 })
+    }
+
     var parameterCount: Int {
         coefficientBranches.reduce(detect.parameterCount + proto.parameterCount) { $0 + $1.parameterCount }
     }
