@@ -20,9 +20,7 @@ extension Detector {
             let result = try run(turned)
             var passTimings = result.timings
             passTimings.preprocess += turnTime  // turning the image is part of preparing it
-            let mapped = result.detections.map { d in
-                d.mapped { rotation.mapToOriginal($0, originalWidth: image.width, originalHeight: image.height) }
-            }
+            let mapped = result.detections.map { rotation.mapToOriginal($0, originalWidth: image.width, originalHeight: image.height) }
             passes.append((rotation, DetectionResult(detections: mapped, imageWidth: image.width, imageHeight: image.height,
                                                      inputWidth: result.inputWidth, inputHeight: result.inputHeight,
                                                      timings: passTimings)))

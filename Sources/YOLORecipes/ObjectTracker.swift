@@ -60,10 +60,10 @@ package struct ObjectTracker: Sendable {
         for t in tracks.indices {
             if let d = trackMatch[t] {
                 let seen = detections[d], old = tracks[t].detection.box
-                tracks[t].detection = Detection(
-                    classId: seen.classId, label: seen.label, confidence: seen.confidence,
-                    box: BoundingBox(x1: a * seen.box.x1 + (1 - a) * old.x1, y1: a * seen.box.y1 + (1 - a) * old.y1,
-                                     x2: a * seen.box.x2 + (1 - a) * old.x2, y2: a * seen.box.y2 + (1 - a) * old.y2))
+                // The latest observation (its mask and keypoints too) with the box smoothed.
+                tracks[t].detection = seen
+                tracks[t].detection.box = BoundingBox(x1: a * seen.box.x1 + (1 - a) * old.x1, y1: a * seen.box.y1 + (1 - a) * old.y1,
+                                                      x2: a * seen.box.x2 + (1 - a) * old.x2, y2: a * seen.box.y2 + (1 - a) * old.y2)
                 tracks[t].observedBox = seen.box
                 tracks[t].history.append(true)
                 tracks[t].missed = 0
