@@ -30,7 +30,7 @@ package enum HeadExtras: Sendable, Equatable {
 
 /// A head on the model's last layer: Ultralytics' `Detect`, or a head that composes it as
 /// `Segment(Detect)` and `Pose(Detect)` do (its box and class branches, anchors and strides).
-/// Adding a head is one type conforming to this and one entry in `HeadBuilders.table`.
+/// Adding a head is one type conforming to this and one entry in `LayerBuilders.table`.
 protocol DetectionHead: Sendable {
     /// The box and class branches.
     var detect: Detect { get }
