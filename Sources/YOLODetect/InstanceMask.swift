@@ -25,6 +25,9 @@ public struct InstanceMask: Sendable, Hashable {
         self.regionBits = regionBits
     }
 
+    /// The largest image a mask read from RLE may cover (a gigapixel).
+    public static let maximumPixels = 1 << 30
+
     /// Whether pixel `(x, y)` of the image belongs to the object.
     public func contains(x: Int, y: Int) -> Bool {
         let rx = x - regionX, ry = y - regionY
@@ -73,10 +76,12 @@ public struct InstanceMask: Sendable, Hashable {
     /// COCO compressed RLE, the `counts` string pycocotools reads.
     public var cocoCounts: String { COCORunLength.string(runLengthCounts) }
 
-    /// The mask of a COCO compressed RLE string over an image of `width × height`; `nil` if the
-    /// string is malformed or its counts do not cover the image exactly.
+    /// The mask of a COCO compressed RLE string over an image of `width × height` (at most
+    /// `maximumPixels`); `nil` if the string is malformed or its counts do not cover the image exactly.
     public init?(cocoCounts: String, width: Int, height: Int) {
-        guard width >= 0, height >= 0, let counts = COCORunLength.counts(cocoCounts), counts.reduce(0, +) == width * height else { return nil }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width >= 0, height >= 0, !overflow, pixels <= Self.maximumPixels, let counts = COCORunLength.counts(cocoCounts),
+              counts.allSatisfy({ $0 <= pixels }), counts.reduce(0, +) == pixels else { return nil }
         var bitmap = [UInt8](repeating: 0, count: width * height)
         var position = 0
         for (i, count) in counts.enumerated() {
