@@ -3,7 +3,8 @@ import YOLODetect
 import YOLOImage
 import YOLOModel
 
-/// Object detection with a YOLO11 model: load once, then detect in as many images as you like.
+/// Detection, segmentation or pose with a YOLO11 model (the model file says which): load once, then
+/// detect in as many images as you like.
 ///
 /// ```swift
 /// let detector = try Detector(modelPath: "Weights/yolo11n.swyolo")

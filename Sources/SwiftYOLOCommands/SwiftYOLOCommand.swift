@@ -10,7 +10,7 @@ import YOLOFileSystem
 package struct SwiftYOLOCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "swift-yolo",
-        abstract: "Run Ultralytics YOLO11 detection models in pure Swift, with no ML runtime.",
+        abstract: "Run Ultralytics YOLO11 detection, segmentation and pose models in pure Swift, with no ML runtime.",
         discussion: """
             Models are SwiftYOLO weight files converted from Ultralytics checkpoints:
               python3 tools/convert.py yolo11n.pt Weights/yolo11n.swyolo
