@@ -120,6 +120,25 @@ extension Detector {
         }
     }
 
+    /// `replaceBackground(of:with:classes:feather:options:)` on the pixels of a camera frame or other
+    /// caller memory (any `PixelBuffer` format; the result is RGB or RGBA).
+    public func replaceBackground(in buffer: PixelBuffer, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
+                                  feather: Int = 0, options: DetectionOptions? = nil) throws -> BackgroundReplaced {
+        let width = buffer.width
+        var pixels = [UInt8](repeating: 0, count: width * buffer.height * 3)
+        var scratch = [UInt8](repeating: 0, count: width * 3)
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                guard let scratchBase = scratch.baseAddress, let target = pixels.baseAddress else { return }
+                for y in 0..<buffer.height {
+                    (target + y * width * 3).update(from: buffer.rgbRow(y, scratch: scratchBase), count: width * 3)
+                }
+            }
+        }
+        return try replaceBackground(of: RGBImage(width: width, height: buffer.height, pixels: pixels), with: replacement,
+                                     classes: classes, feather: feather, options: options)
+    }
+
     /// A box filter of radius `radius` over a `width × height` plane (edges clamped), rows then columns.
     static func boxBlur(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
         func pass(_ input: [Float], count: Int, lines: Int, index: (Int, Int) -> Int) -> [Float] {

@@ -45,6 +45,23 @@ import SwiftYOLO
         #expect(alphas[0] == 0)
     }
 
+    @Test func aBGRAFrameGivesTheSameCut() throws {
+        let detector = try Self.detector()
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        var bgra = [UInt8](repeating: 255, count: image.width * image.height * 4)
+        for i in 0..<(image.width * image.height) {
+            bgra[i * 4] = image.pixels[i * 3 + 2]
+            bgra[i * 4 + 1] = image.pixels[i * 3 + 1]
+            bgra[i * 4 + 2] = image.pixels[i * 3]
+        }
+        let fromFrame = try bgra.withUnsafeBytes { bytes in
+            try detector.replaceBackground(in: PixelBuffer(format: .bgra8, width: image.width, height: image.height, bytesPerRow: image.width * 4, bytes: bytes),
+                                           with: .white, classes: [0])
+        }
+        let fromImage = try detector.replaceBackground(of: image, with: .white, classes: [0])
+        #expect(fromFrame.pixels == fromImage.pixels)
+    }
+
     @Test func detectionModelsAreRefused() throws {
         let detector = try Detector(modelPath: try Fixtures.referenceWeights())
         let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
