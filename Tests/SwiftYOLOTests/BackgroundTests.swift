@@ -45,6 +45,19 @@ import SwiftYOLO
         #expect(alphas[0] == 0)
     }
 
+    @Test func anotherPictureBehindThePeople() throws {
+        let detector = try Self.detector()
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        // A picture of another size, stretched to the image: here a 2×1 picture, left red, right blue.
+        let picture = RGBImage(width: 2, height: 1, pixels: [255, 0, 0, 0, 0, 255])
+        let replaced = try detector.replaceBackground(of: image, with: .image(picture), classes: [0])
+        let union = replaced.result.foregroundMask(classes: [0])
+        // (5, 5) and (805, 5) are sky, far from anyone: the stretched picture's two ends.
+        #expect(union[5 * image.width + 5] == 0 && union[5 * image.width + 805] == 0)
+        #expect(Array(replaced.pixels[((5 * image.width + 5) * 3)..<((5 * image.width + 5) * 3 + 3)]) == [255, 0, 0])
+        #expect(Array(replaced.pixels[((5 * image.width + 805) * 3)..<((5 * image.width + 805) * 3 + 3)]) == [0, 0, 255])
+    }
+
     @Test func aBGRAFrameGivesTheSameCut() throws {
         let detector = try Self.detector()
         let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
