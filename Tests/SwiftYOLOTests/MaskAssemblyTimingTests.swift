@@ -19,8 +19,8 @@ import YOLOModel
         let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])
         Preprocessor.writeCHW(canvas, into: input.buffer)
         var output = try model.run(input)
-        // conf 0.01 gives more than ten candidates on bus.jpg; the eleven best give ten masks (one is
-        // empty and dropped, as Ultralytics drops it).
+        // conf 0.01 gives more than ten candidates on bus.jpg; the eleven best are timed (a detection
+        // whose mask is empty would be dropped, as Ultralytics drops it; at least ten must remain).
         let postprocessing = TaskPostprocessing(postprocessor: Postprocessor(options: PostprocessOptions(confidenceThreshold: 0.01, maxDetections: 11)),
                                                 classCount: model.classCount, extras: model.headExtras, geometry: geometry)
         var forward: [Double] = [], masks: [Double] = []
