@@ -173,6 +173,13 @@ static-check: static weights
 bench-kernels: deps
 	env -u OPENBLAS_CORETYPE SWIFTYOLO_BENCHMARKS=1 swift package --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
+## What masks cost beside the forward pass: YOLO11n-seg on bus.jpg, the forward pass and the post-processing
+## that assembles the masks, in alternation (Benchmarks/Support/mask-assembly; MASK_ARGS="--threads 1 --runs 30").
+.PHONY: bench-masks
+bench-masks: deps weights
+	SWIFTYOLO_BENCHMARKS=1 swift build -c release --scratch-path Benchmarks/.build --product mask-assembly
+	Benchmarks/.build/release/mask-assembly $(MASK_ARGS)
+
 ## SwiftYOLO against ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
 ## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
 bench-peers: deps weights

@@ -100,8 +100,9 @@ if Context.environment["SWIFTYOLO_DOCS"] == "1" {
 // never sees them and `swift build` here never builds them.
 //
 //   SWIFTYOLO_FUZZ=1        the libFuzzer targets (Fuzz/Sources; `make fuzz-build`)
-//   SWIFTYOLO_BENCHMARKS=1  the forward-pass worker of Benchmarks/peers.py (`make bench-peers`) and
-//                           the kernel benchmarks (ordo-one/benchmark; `make bench-kernels`)
+//   SWIFTYOLO_BENCHMARKS=1  the forward-pass worker of Benchmarks/peers.py (`make bench-peers`), the
+//                           mask-assembly timing (`make bench-masks`) and the kernel benchmarks
+//                           (ordo-one/benchmark; `make bench-kernels`)
 let environment = Context.environment
 if environment["SWIFTYOLO_FUZZ"] == "1" {
     package.targets += [
@@ -124,6 +125,9 @@ if environment["SWIFTYOLO_BENCHMARKS"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
     package.targets += [
         .executableTarget(name: "swiftyolo-peer", dependencies: ["YOLOModel", "YOLOKernels"], path: "Benchmarks/Support/swiftyolo-peer"),
+        // What masks cost beside the forward pass (`make bench-masks`).
+        .executableTarget(name: "mask-assembly", dependencies: ["SwiftYOLO", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLODetect"],
+                          path: "Benchmarks/Support/mask-assembly"),
         // The benchmark plugin runs the executable targets whose folder sits in a folder named `Benchmarks`.
         .executableTarget(name: "Kernels", dependencies: ["YOLOKernels", "YOLOKernelSets", .product(name: "Benchmark", package: "benchmark")],
                           path: "Benchmarks/Kernels", plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),

@@ -6,13 +6,20 @@ import YOLOModel
 /// task adds to each kept detection from its extra rows: Segment's mask (coefficients ×
 /// prototypes, `MaskAssembler`), Pose's keypoints (mapped to the image as `scale_coords` does).
 /// Boxes and keypoints end in original-image pixels.
-struct TaskPostprocessing {
+package struct TaskPostprocessing {
     let postprocessor: Postprocessor
     let classCount: Int
     let extras: HeadExtras
     let geometry: PreprocessGeometry
 
-    func detections(_ output: HeadOutput) throws -> [Detection] {
+    package init(postprocessor: Postprocessor, classCount: Int, extras: HeadExtras, geometry: PreprocessGeometry) {
+        self.postprocessor = postprocessor
+        self.classCount = classCount
+        self.extras = extras
+        self.geometry = geometry
+    }
+
+    package func detections(_ output: HeadOutput) throws -> [Detection] {
         let head = output.predictions
         let anchorCount = head.shape[2]
         let selected = try postprocessor.selections(head: UnsafeBufferPointer(head.buffer), classCount: classCount,
