@@ -5,8 +5,9 @@
 //   mask-assembly [--model Weights/yolo11n-seg.swyolo] [--image ../shared/images/bus.jpg]
 //                 [--objects 11] [--runs 15] [--threads N]
 //
-// `--objects` keeps that many candidates at confidence 0.01 (bus.jpg's eleven best give ten masks:
-// one is empty and dropped, as Ultralytics drops it). Prints the medians and their ratio.
+// `--objects` keeps that many candidates at confidence 0.01 (on bus.jpg all eleven have a mask; a
+// detection whose mask is empty would be dropped, as Ultralytics drops it). Prints the medians and
+// their ratio.
 import Foundation
 import SwiftYOLO
 import YOLODetect
