@@ -64,6 +64,11 @@ public final class Detector: Sendable {
     /// Throws unless `options` suit `model`: a positive image size up to `maximumInputSide`, class
     /// ids the model has.
     static func validate(_ options: DetectionOptions, for model: DetectionModel) throws {
+        // Masks are mapped back to the image through the letterbox (Ultralytics' scale_image); a
+        // stretched or cropped input would need another mapping, which is not written yet.
+        if model.task == .segment, options.resize == .stretch || options.resize == .crop {
+            throw DetectorError.invalidOptions(reason: "a segmentation model's masks need --resize letterbox or square, not \(options.resize.rawValue)")
+        }
         guard options.imageSize > 0 else { throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is not positive") }
         guard options.imageSize <= Self.maximumInputSide else {
             throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is over the largest input side, \(Self.maximumInputSide)")

@@ -73,6 +73,19 @@ import YOLOVideo
         }
     }
 
+    /// Masks are mapped back through the letterbox: a segmentation model refuses stretch and crop.
+    @Test func segmentationRefusesResizeModesItsMasksCannotMap() throws {
+        let detector = try Detector(modelPath: Fixtures.path("Weights/yolo11n-seg.swyolo"))
+        for mode in [ResizeMode.stretch, .crop] {
+            var options = DetectionOptions()
+            options.resize = mode
+            #expect(throws: DetectorError.self) { try detector.detect(imageAt: Self.bus, options: options) }
+        }
+        var square = DetectionOptions()
+        square.resize = .square
+        #expect(try detector.detect(imageAt: Self.bus, options: square).contains { $0.mask != nil })
+    }
+
     @Test func badPixelsAreTypedErrors() throws {
         let detector = try Detector(modelPath: try Fixtures.referenceWeights())
         #expect(throws: DetectorError.self) { try detector.detect(pixels: [1, 2, 3], width: 2, height: 2) }
