@@ -57,7 +57,7 @@ build: deps
 	swift build
 
 release: deps
-	swift build $(SWIFT_RELEASE_FLAGS)
+	swift build $(SWIFT_RELEASE_FLAGS) $(BUILD_INFO_FLAGS)
 
 test: deps weights fixtures test-python test-swift
 
@@ -68,6 +68,12 @@ test-python:
 # (baseline, AVX2, AVX-512) and the binary picks one at load (SWIFTYOLO_KERNELS=baseline|avx2|avx512
 # forces it), so no flag here depends on the build machine's CPU.
 SWIFT_RELEASE_FLAGS := -c release
+
+# The commit for `swift-yolo --version` (with `+` when the tree has uncommitted changes), in the
+# binaries made to be run or shipped: `make release` and `make static` (not the test builds, which
+# would then rebuild at every commit).
+BUILD_COMMIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
+BUILD_INFO_FLAGS := -Xcc '-DSWIFTYOLO_COMMIT="$(BUILD_COMMIT)"'
 
 # Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
 # -enable-testing keeps @testable imports working.
@@ -140,7 +146,7 @@ STATIC_SCRATCH      := .build-static
 STATIC_SHIM         := $(STATIC_SCRATCH)/proc_free_runtime.o
 STATIC_CC           ?= $(shell command -v clang || command -v cc)
 STATIC_LINK_FLAGS   := -Xswiftc -static-executable -Xlinker $(CURDIR)/$(STATIC_SHIM) -Xlinker --wrap=dladdr -Xlinker -lz
-STATIC_BUILD_FLAGS  := -c release --scratch-path $(STATIC_SCRATCH) --product swift-yolo $(STATIC_LINK_FLAGS)
+STATIC_BUILD_FLAGS  := -c release --scratch-path $(STATIC_SCRATCH) --product swift-yolo $(STATIC_LINK_FLAGS) $(BUILD_INFO_FLAGS)
 
 static-deps:
 	@$(call apt_ensure,$(STATIC_APT_PACKAGES))

@@ -69,10 +69,13 @@ let package = Package(
         .target(name: "YOLOVideo", dependencies: ["YOLOImage", "YOLOFileSystem"]),
         .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),
         .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
+        // The commit a build was made from, for --version (the Makefile defines it for release builds).
+        .target(name: "CBuildInfo"),
         // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
         .target(
             name: "SwiftYOLOCommands",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "CBuildInfo",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 
         // Helpers shared by the test targets.

@@ -1,7 +1,8 @@
+import CBuildInfo
 import YOLOKernelSets
 
-/// What `swift-yolo --version` prints: the version, the Swift it was built with, and the kernel set
-/// this CPU gets among those the binary carries.
+/// What `swift-yolo --version` prints: the version, the commit (for `make release` and `make static`
+/// builds), the Swift it was built with, and the kernel set this CPU gets among those the binary carries.
 enum VersionInfo {
     static let version = "0.2.0"
 
@@ -13,7 +14,7 @@ enum VersionInfo {
         } catch {
             kernels = "none: \(error)"
         }
-        return "swift-yolo \(version), built with Swift \(swiftVersion)\n"
+        return "swift-yolo \(version) (commit \(String(cString: sy_build_commit()))), built with Swift \(swiftVersion)\n"
             + "kernels: \(kernels); this binary has \(KernelSets.all.map(\.name).joined(separator: ", "))"
     }
 

@@ -159,6 +159,17 @@ import YOLOImage
         #expect(picture.width == 810 && picture.height == 1080)
     }
 
+    /// `--version`: the version, the commit (unknown in a test build: only `make release` and `make
+    /// static` say it), the Swift, and the kernel set this CPU gets.
+    @Test func versionSaysWhatWasBuiltAndWhatRuns() throws {
+        let run = try Self.swiftYOLO(["--version"])
+        #expect(run.status == 0)
+        #expect(run.lines.count == 2, "\(run.stdout)")
+        #expect(run.lines.first?.hasPrefix("swift-yolo 0.2.0 (commit unknown), built with Swift 6.") == true, "\(run.stdout)")
+        #expect(run.lines.last?.hasPrefix("kernels: ") == true && run.lines.last?.contains("this binary has baseline") == true,
+                "\(run.stdout)")
+    }
+
     @Test func invalidOptionsSayWhatToDo() throws {
         for (arguments, message) in [(["--conf", "1.5"], "--conf must lie in [0, 1]"), (["--imgsz", "0"], "--imgsz must lie in"),
                                      (["--resize", "fill"], "Please provide one of 'letterbox', 'square', 'stretch' or 'crop'"),

@@ -1,0 +1,6 @@
+// What a build knows about itself: the commit it was built from, when the build said so
+// (`make release` and `make static` pass -DSWIFTYOLO_COMMIT="<git describe>").
+#pragma once
+
+/// The commit of the source tree, or "unknown" for a build that did not say (a plain `swift build`).
+const char *sy_build_commit(void);
