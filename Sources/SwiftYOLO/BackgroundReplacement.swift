@@ -59,9 +59,14 @@ extension Detector {
     /// Segments `image` and replaces every pixel outside the union of the masks of `classes` (all
     /// classes when `nil`) by `replacement`.
     ///
-    /// - Parameter feather: the soft edge's width in pixels: the mask's edge is blurred by a box
-    ///   filter of radius `feather` (run twice, close to a Gaussian) and used as the blend weight; 0
-    ///   for a hard cut.
+    /// - Parameters:
+    ///   - image: the picture to cut out.
+    ///   - replacement: what goes behind the kept objects: a colour, transparency or another picture.
+    ///   - classes: the class ids whose objects are kept; `nil` keeps every detected object.
+    ///   - feather: the soft edge's width in pixels: the mask's edge is blurred by a box filter of
+    ///     radius `feather` (run twice, close to a Gaussian) and used as the blend weight; 0 for a
+    ///     hard cut.
+    ///   - options: the detection options of this call (default: the detector's).
     /// - Throws: `DetectorError.invalidOptions` for a model that is not a segmentation model, or a
     ///   negative `feather`.
     public func replaceBackground(of image: RGBImage, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
