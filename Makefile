@@ -194,7 +194,8 @@ bench-masks: deps weights
 	Benchmarks/.build/release/mask-assembly $(MASK_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
-## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
+## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. YOLO11n and YOLO26n (both of its heads);
+## writes Benchmarks/results/peers-DATE-MODEL.md.
 bench-peers: deps weights
 	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)
 
