@@ -60,13 +60,19 @@ package struct EndToEndSelection: Sendable {
         // Step 2's anchors: the top k by best score. Anchors whose best score is not above conf give no
         // candidate; a NaN anchor takes a place among the k without giving one.
         let nanAnchors = sawNaN.reduce(0) { $0 + ($1 ? 1 : 0) }
-        var ranked = (0..<a).filter { !sawNaN[$0] && best[$0] > conf }
+        var ranked = (0..<a).filter { !sawNaN[$0] && best[$0] > conf }  // ascending anchors
         let places = max(k - nanAnchors, 0)
         if ranked.count > places {
-            ranked = Array(descendingOrder(ranked, score: { best[$0] }).prefix(places))
+            // The places-th best score; of the anchors tied at it, the lowest indices take the places left.
+            let threshold = places > 0 ? ranked.map { best[$0] }.sorted(by: >)[places - 1] : .infinity
+            let above = ranked.filter { best[$0] > threshold }
+            ranked = above + ranked.lazy.filter { best[$0] == threshold }.prefix(places - above.count)
         }
 
-        // (anchor, class) candidates above conf among those anchors, the best k of them.
+        // (anchor, class) candidates above conf among those anchors, the best k of them. When k anchors
+        // are ranked, each has a pair at or above the lowest of their best scores, so the best k pairs
+        // all are: the others need not be ranked.
+        let floor = ranked.count >= k ? ranked.lazy.map { best[$0] }.min() ?? -.infinity : -.infinity
         var candidates: [(anchor: Int, classId: Int, score: Float)] = []
         if options.agnostic {
             candidates = ranked.map { ($0, bestClass[$0], best[$0]) }
@@ -74,7 +80,7 @@ package struct EndToEndSelection: Sendable {
             for anchor in ranked {
                 for c in 0..<nc {
                     let s = head[(4 + c) * a + anchor]
-                    if s > conf { candidates.append((anchor, c, s)) }
+                    if s > conf && s >= floor { candidates.append((anchor, c, s)) }
                 }
             }
         }
@@ -98,10 +104,5 @@ package struct EndToEndSelection: Sendable {
             }
         }
         return try result.get()
-    }
-
-    /// `items` ordered by descending score, ties by ascending item.
-    private func descendingOrder(_ items: [Int], score: (Int) -> Float) -> [Int] {
-        items.sorted { score($0) != score($1) ? score($0) > score($1) : $0 < $1 }
     }
 }
