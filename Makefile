@@ -28,7 +28,11 @@ deps:
 ## Convert the reference checkpoints into Weights/ (git-ignored): detection, and the segmentation and
 ## pose models (skipped with a note when ../shared lacks them).
 TASK_WEIGHTS := Weights/yolo11n-seg.swyolo Weights/yolo11n-pose.swyolo
-weights: $(WEIGHTS) $(TASK_WEIGHTS)
+weights: $(WEIGHTS) $(TASK_WEIGHTS) Weights/yolo26n.swyolo
+## YOLO26n (end-to-end head), for its goldens and parity tests.
+Weights/yolo26n.swyolo: tools/convert.py tools/checkpoint.py tools/swyolo_file.py
+	@if [ -f $(SHARED)/weights/yolo26n.pt ]; then $(PYTHON) tools/convert.py $(SHARED)/weights/yolo26n.pt $@; \
+	else echo "note: $(SHARED)/weights/yolo26n.pt not found; the YOLO26 tests will fail"; fi
 Weights/yolo11n-%.swyolo: tools/convert.py tools/checkpoint.py tools/swyolo_file.py
 	@if [ -f $(SHARED)/weights/yolo11n-$*.pt ]; then $(PYTHON) tools/convert.py $(SHARED)/weights/yolo11n-$*.pt $@; \
 	else echo "note: $(SHARED)/weights/yolo11n-$*.pt not found; the $* tests will be skipped"; fi
@@ -39,7 +43,10 @@ $(WEIGHTS): $(CHECKPOINT) tools/convert.py tools/checkpoint.py tools/swyolo_file
 ## Weights for the golden fixtures of the random models (git-ignored, made with numpy only), and the
 ## tiny every-block model of the fuzzing seeds, which the reliability tests rebuild with hostile metadata.
 fixtures: $(GENERATED)/yolo11n-random38.swyolo $(GENERATED)/yolo11m-random.swyolo $(GENERATED)/tiny-yolo11.swyolo \
-	$(GENERATED)/yolo11n-seg-random7.swyolo $(GENERATED)/yolo11n-pose-random2.swyolo
+	$(GENERATED)/yolo11n-seg-random7.swyolo $(GENERATED)/yolo11n-pose-random2.swyolo $(GENERATED)/yolo26n-random20.swyolo
+$(GENERATED)/yolo26n-%.swyolo: Tests/Fixtures/models/yolo26n-%.manifest.json tools/random_weights.py
+	@mkdir -p $(GENERATED)
+	$(PYTHON) tools/random_weights.py --manifest $< --out $@
 $(GENERATED)/yolo11n-%.swyolo: Tests/Fixtures/models/yolo11n-%.manifest.json tools/random_weights.py
 	@mkdir -p $(GENERATED)
 	$(PYTHON) tools/random_weights.py --manifest $< --out $@
@@ -187,7 +194,8 @@ bench-masks: deps weights
 	Benchmarks/.build/release/mask-assembly $(MASK_ARGS)
 
 ## SwiftYOLO against ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch in alternation (Benchmarks/peers.py: a private venv from PyPI,
-## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. Writes Benchmarks/results/peers-DATE.md.
+## Ultralytics' exports); PEERS_ARGS="--runs 3 --rounds 2" for a quick check. YOLO11n and YOLO26n (both of its heads);
+## writes Benchmarks/results/peers-DATE-MODEL.md.
 bench-peers: deps weights
 	$(PYTHON) Benchmarks/peers.py $(PEERS_ARGS)
 
@@ -249,4 +257,4 @@ sanitize-thread: deps weights fixtures
 	  $(SANITIZE_RUN) --sanitize=thread --scratch-path .build-tsan $(SANITIZE_FILTER)
 
 clean:
-	rm -rf .build $(GENERATED) $(WEIGHTS) dist
+	rm -rf .build $(GENERATED) $(WEIGHTS) Weights/yolo26n.swyolo dist

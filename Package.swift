@@ -127,7 +127,7 @@ if environment["SWIFTYOLO_BENCHMARKS"] == "1" {
     // package that the mirror does not carry.
     package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
     package.targets += [
-        .executableTarget(name: "swiftyolo-peer", dependencies: ["YOLOModel", "YOLOKernels"], path: "Benchmarks/Support/swiftyolo-peer"),
+        .executableTarget(name: "swiftyolo-peer", dependencies: ["YOLOModel", "YOLOKernels", "YOLODetect"], path: "Benchmarks/Support/swiftyolo-peer"),
         // What masks cost beside the forward pass (`make bench-masks`).
         .executableTarget(name: "mask-assembly", dependencies: ["SwiftYOLO", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLODetect"],
                           path: "Benchmarks/Support/mask-assembly"),

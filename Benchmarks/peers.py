@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SwiftYOLO side by side with ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch on YOLO11n at 640×640 (`make bench-peers`).
+"""SwiftYOLO side by side with ONNX Runtime, OpenVINO, MNN, ncnn and PyTorch on YOLO11n and YOLO26n at 640×640 (`make bench-peers`).
 
 What it does:
   1. Sets up a private virtual environment, Benchmarks/.venv-peers, from Benchmarks/requirements-peers.txt
@@ -15,12 +15,20 @@ What it does:
      is --runs back-to-back forward passes on the same input, --rounds turns per engine. A pause between
      turns lets the previous engine's spinning threads go idle so no engine runs beside another.
   5. Prints a Markdown table (median, min, p90 per engine and thread count, and ratios to SwiftYOLO: of the
-     medians, and paired round by round) with the
-     date, the CPU and every version, and writes it to Benchmarks/results/peers-DATE.md with a JSON twin
+     medians, and paired round by round, then SwiftYOLO against the fastest peer) with the
+     date, the CPU and every version, and writes it to Benchmarks/results/peers-DATE-MODEL.md with a JSON twin
      (every sample) beside it.
+  Steps 2–5 run once per model of --models (default yolo11n,yolo26n: ../shared/weights/NAME.pt, Weights/NAME.swyolo),
+  and for a model with an end-to-end head (YOLO26n) twice, once per head as Ultralytics exports it: the default
+  export (nms=None: the one-to-many head, [1, 84, 8400], NMS outside) and the nms=False export (the one-to-one head
+  with its top-k in the graph, [1, 300, 6]; report NAME-end2end). Ultralytics exports no end-to-end ncnn model, so
+  ncnn runs only the first.
 
 Fairness: every engine is timed on the forward pass only (input tensor in memory to head output
-[1, 84, 8400]), after warm-up, on the same input, with the same thread count, one at a time:
+[1, 84, 8400]), after warm-up, on the same input, with the same thread count, one at a time. The end-to-end
+variant runs the one-to-one head and the top-k selection (k = 300), output [1, 300, 6]: the peers as the nms=False
+export has it in the graph, SwiftYOLO the same (`swiftyolo-peer --end2end 1`: the head, then its top-k), PyTorch
+the model with `end2end` set:
   SwiftYOLO      DetectionModel(input) — the call `swift-yolo bench` times (ComputeThreads.set(N)).
   ONNX Runtime   InferenceSession.run, CPU provider, intra_op_num_threads=N, inter_op_num_threads=1,
                  sequential execution, all graph optimizations (its defaults otherwise).
@@ -35,13 +43,15 @@ Fairness: every engine is timed on the forward pass only (input tensor in memory
   PyTorch        the fused model (Conv+BN folded, as Ultralytics predicts) under torch.inference_mode,
                  torch.set_num_threads(N), set_num_interop_threads(1).
 Numerics: each engine's head output on the input is compared with PyTorch's (boxes in pixels, scores) and its
-detections after Ultralytics' NMS (conf 0.25, IoU 0.7) must match PyTorch's — same classes in the same order,
-confidences within 0.01, boxes within 1 px — or the engine is flagged in the report.
+detections after Ultralytics' NMS (conf 0.25, IoU 0.7; for an end-to-end output, its rows above conf 0.25) must
+match PyTorch's — same classes in the same order, confidences within 0.01, boxes within 1 px — or the engine is
+flagged in the report.
 
 Examples:
   python3 Benchmarks/peers.py                                   # 10 rounds × 5 runs, 1 and 2 threads
   python3 Benchmarks/peers.py --runs 3 --rounds 2 --threads 1   # a quick check
   python3 Benchmarks/peers.py --engines swiftyolo,onnxruntime
+  python3 Benchmarks/peers.py --models yolo26n
 """
 from __future__ import annotations
 
@@ -100,34 +110,39 @@ def ensure_venv_and_reexec(args: argparse.Namespace) -> None:
     os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
-def export_models(weights: Path) -> tuple[Path, Path, Path]:
-    """ONNX and ncnn exports of `weights` by Ultralytics, redone when the checkpoint changes, and MNN's
-    conversion of the ONNX file."""
+def export_models(weights: Path, name: str, end2end: bool = False) -> tuple[Path, Path, Path, Path]:
+    """ONNX and ncnn exports of `weights` by Ultralytics (`WORK/name.*`; with `end2end`, the nms=False ONNX
+    export alone in `WORK/name-end2end/`), redone when the checkpoint changes, and MNN's conversion of the
+    ONNX file. Returns the checkpoint's copy beside them too."""
     import hashlib
 
-    WORK.mkdir(parents=True, exist_ok=True)
+    folder = WORK / f"{name}-end2end" if end2end else WORK
+    folder.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(weights.read_bytes()).hexdigest()
-    checkpoint = WORK / "yolo11n.pt"
-    onnx_path = WORK / "yolo11n.onnx"
-    ncnn_dir = WORK / "yolo11n_ncnn_model"
-    mnn_path = WORK / "yolo11n.mnn"
-    stamp = WORK / "exports.sha256"
-    if stamp.exists() and stamp.read_text() == digest and onnx_path.exists() and (ncnn_dir / "model.ncnn.param").exists():
+    checkpoint = folder / f"{name}.pt"
+    onnx_path = folder / f"{name}.onnx"
+    ncnn_dir = folder / f"{name}_ncnn_model"
+    mnn_path = folder / f"{name}.mnn"
+    stamp = folder / ("exports.sha256" if name == "yolo11n" else f"{name}.exports.sha256")
+    ncnn_ready = end2end or (ncnn_dir / "model.ncnn.param").exists()
+    if stamp.exists() and stamp.read_text() == digest and checkpoint.exists() and onnx_path.exists() and ncnn_ready:
         convert_to_mnn(onnx_path, mnn_path)
-        return onnx_path, ncnn_dir, mnn_path
+        return checkpoint, onnx_path, ncnn_dir, mnn_path
     shutil.copyfile(weights, checkpoint)
     from ultralytics import YOLO
 
-    log("exporting ONNX (static 640×640, default opset, onnxslim) with Ultralytics")
-    YOLO(str(checkpoint)).export(format="onnx", imgsz=IMGSZ, dynamic=False, simplify=True, verbose=False)
-    log("exporting ncnn (pnnx) with Ultralytics")
-    YOLO(str(checkpoint)).export(format="ncnn", imgsz=IMGSZ, verbose=False)
-    if not onnx_path.exists() or not (ncnn_dir / "model.ncnn.param").exists():
+    log(f"exporting {name} to ONNX (static 640×640, default opset, onnxslim{', nms=False' if end2end else ''}) with Ultralytics")
+    YOLO(str(checkpoint)).export(format="onnx", imgsz=IMGSZ, dynamic=False, simplify=True, verbose=False,
+                                 **({"nms": False} if end2end else {}))
+    if not end2end:
+        log(f"exporting {name} to ncnn (pnnx) with Ultralytics")
+        YOLO(str(checkpoint)).export(format="ncnn", imgsz=IMGSZ, verbose=False)
+    if not onnx_path.exists() or not (end2end or (ncnn_dir / "model.ncnn.param").exists()):
         sys.exit("peers.py: an export failed (see above)")
     stamp.write_text(digest)
     mnn_path.unlink(missing_ok=True)
     convert_to_mnn(onnx_path, mnn_path)
-    return onnx_path, ncnn_dir, mnn_path
+    return checkpoint, onnx_path, ncnn_dir, mnn_path
 
 
 def convert_to_mnn(onnx_path: Path, mnn_path: Path) -> None:
@@ -265,7 +280,10 @@ def worker_main(args: argparse.Namespace) -> None:
 
         torch.set_num_threads(threads)
         torch.set_num_interop_threads(1)
-        model = YOLO(args.artifact).model.float().fuse(verbose=False).eval()
+        model = YOLO(args.artifact).model
+        if args.worker_end2end:
+            model.end2end = True  # the one-to-one head and its top-k, as the nms=False export runs it
+        model = model.float().fuse(verbose=False).eval()
         tensor = torch.from_numpy(x)
 
         def forward():
@@ -362,20 +380,29 @@ class Worker:
         self.log.close()
 
 
-def worker_command(engine: str, threads: int, input_path: Path, artifacts: dict[str, Path], model: Path) -> list[str]:
+def worker_command(engine: str, threads: int, input_path: Path, artifacts: dict[str, Path], model: Path,
+                   end2end: bool) -> list[str]:
     if engine == "swiftyolo":
         return [str(PEER_BINARY), "--model", str(model), "--input", str(input_path),
-                "--shape", f"1,3,{IMGSZ},{IMGSZ}", "--threads", str(threads)]
+                "--shape", f"1,3,{IMGSZ},{IMGSZ}", "--threads", str(threads), "--end2end", "1" if end2end else "0"]
     return [sys.executable, str(Path(__file__).resolve()), "--worker", engine, "--threads-worker", str(threads),
-            "--input", str(input_path), "--artifact", str(artifacts[engine])]
+            "--input", str(input_path), "--artifact", str(artifacts[engine])] + (["--worker-end2end"] if end2end else [])
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Numerics: each engine's output against PyTorch's.
 # ---------------------------------------------------------------------------------------------------------
 
+def has_end2end_head(weights: Path) -> bool:
+    """Whether an Ultralytics checkpoint has an end-to-end (one-to-one) head (YOLO26)."""
+    from ultralytics import YOLO
+
+    return getattr(YOLO(str(weights)).model.model[-1], "one2one_cv2", None) is not None
+
+
 def detections(head):
-    """Ultralytics' NMS (predict defaults: conf 0.25, IoU 0.7) on a [1, 84, N] head output: rows x1 y1 x2 y2 conf cls."""
+    """Ultralytics' NMS (predict defaults: conf 0.25, IoU 0.7) on a [1, 84, N] head output, or the rows above
+    conf 0.25 of an end-to-end [1, 300, 6] output: rows x1 y1 x2 y2 conf cls."""
     import torch
     from ultralytics.utils.nms import non_max_suppression
 
@@ -386,24 +413,34 @@ def compare(head, reference, names) -> dict:
     import numpy as np
 
     ours, theirs = detections(head), detections(reference)
-    same = len(ours) == len(theirs) and all(
+    same = head.shape == reference.shape and len(ours) == len(theirs) and all(
         int(a[5]) == int(b[5]) and abs(a[4] - b[4]) <= 0.01 and np.abs(a[:4] - b[:4]).max() <= 1.0
         for a, b in zip(ours, theirs))
+    if head.shape[-1] == 6:  # end-to-end rows: near-equal scores may swap rows, so compare the detections
+        pairs = list(zip(ours, theirs)) if same else []
+        boxes = max((float(np.abs(a[:4] - b[:4]).max()) for a, b in pairs), default=float("nan"))
+        scores = max((float(abs(a[4] - b[4])) for a, b in pairs), default=float("nan"))
+    else:
+        boxes = float(np.abs(head[:, :4] - reference[:, :4]).max())
+        scores = float(np.abs(head[:, 4:] - reference[:, 4:]).max())
     return {
-        "boxes_max_abs_px": float(np.abs(head[:, :4] - reference[:, :4]).max()),
-        "scores_max_abs": float(np.abs(head[:, 4:] - reference[:, 4:]).max()),
+        "boxes_max_abs_px": boxes,
+        "scores_max_abs": scores,
         "detections": [{"class": names[int(d[5])], "confidence": round(float(d[4]), 3),
                         "box": [round(float(v), 1) for v in d[:4]]} for d in ours],
         "matches_pytorch": bool(same),
     }
 
 
-def pytorch_reference(weights: Path, input_path: Path):
+def pytorch_reference(weights: Path, input_path: Path, end2end: bool):
     import numpy as np
     import torch
     from ultralytics import YOLO
 
-    model = YOLO(str(weights)).model.float().fuse(verbose=False).eval()
+    model = YOLO(str(weights)).model
+    if end2end:
+        model.end2end = True
+    model = model.float().fuse(verbose=False).eval()
     x = torch.from_numpy(np.fromfile(input_path, dtype="<f4").reshape(1, 3, IMGSZ, IMGSZ))
     with torch.inference_mode():
         y = model(x)
@@ -489,7 +526,7 @@ def onnx_opset(path: Path) -> int | None:
 def markdown(report: dict) -> str:
     m, v, s = report["machine"], report["versions"], report["settings"]
     lines = [
-        f"# SwiftYOLO and its peers: YOLO11n at {IMGSZ}×{IMGSZ}",
+        f"# SwiftYOLO and its peers: {report['model_name']} at {IMGSZ}×{IMGSZ}",
         "",
         f"- date: {report['date']}",
         f"- machine: {m['cpu']}, {m['cores']} cores ({', '.join(m.get('instruction_sets') or ['no AVX2'])}), {m['os']}; "
@@ -502,7 +539,10 @@ def markdown(report: dict) -> str:
         f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
         f"- method: `Benchmarks/peers.py {s['command_line']}` — {s['rounds']} rounds × {s['runs']} runs per engine "
         f"after {s['warmup']} warm-up run{'' if s['warmup'] == 1 else 's'}, engines in alternation ({', '.join(NAMES[e] for e in s['engines'])}, "
-        f"then again), forward pass only (input tensor to the [1, 84, 8400] head output), "
+        f"then again), forward pass only (input tensor to the "
+        + ("[1, 300, 6] end-to-end output: the one-to-one head and its top-k, as Ultralytics exports it), "
+           if report.get("end2end") else "[1, 84, 8400] head output), ")
+        + 
         f"{s['image']} letterboxed to {IMGSZ}×{IMGSZ}",
         "",
         "| engine | threads | median ms | min ms | p90 ms | ÷ SwiftYOLO | ÷ SwiftYOLO by round | CPU ÷ wall | numerics vs PyTorch |",
@@ -532,6 +572,13 @@ def markdown(report: dict) -> str:
         "detections after Ultralytics' NMS (conf 0.25, IoU 0.7): the same classes in the same order, confidences "
         "within 0.01 and boxes within 1 px of PyTorch's.",
     ]
+    for threads in report["settings"]["threads"]:
+        rows = {r["engine"]: r for r in report["results"] if r["threads"] == threads}
+        peers = [r for e, r in rows.items() if e != "swiftyolo"]
+        if "swiftyolo" in rows and peers:
+            best = min(peers, key=lambda r: r["median_ms"])
+            lines += ["", f"{threads} thread{'s' if threads > 1 else ''}: the fastest peer is {NAMES[best['engine']]} "
+                      f"({best['median_ms']:.1f} ms); SwiftYOLO ÷ it: {rows['swiftyolo']['median_ms'] / best['median_ms']:.2f}×."]
     reference = next((r["numerics"]["detections"] for r in report["results"] if r["numerics"]), None)
     if reference:
         lines += ["", "Detections on the input (letterboxed pixels): " +
@@ -539,11 +586,12 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_benchmark(args: argparse.Namespace) -> None:
-    weights = Path(args.weights).resolve()
-    model = Path(args.model).resolve()
+def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Path, end2end: bool = False) -> bool:
+    """Benchmarks one model (with `end2end`, its end-to-end head); returns whether every engine matched PyTorch."""
+    weights = weights.resolve()
+    model = model.resolve()
     image = Path(args.image).resolve()
-    engines = args.engines
+    engines = [e for e in args.engines if not (end2end and e == "ncnn")]  # no end-to-end ncnn export
     if not args.keep_openblas_coretype:
         os.environ.pop("OPENBLAS_CORETYPE", None)
     if "swiftyolo" in engines:
@@ -551,11 +599,13 @@ def run_benchmark(args: argparse.Namespace) -> None:
             sys.exit(f"peers.py: {model} not found: run `make weights` first")
         if not args.no_build:
             build_swift_worker(args.swift_flags)
-    onnx_path, ncnn_dir, mnn_path = export_models(weights)
+            args.no_build = True  # once for every model
+    checkpoint, onnx_path, ncnn_dir, mnn_path = export_models(weights, name, end2end)
     input_path = prepare_input(image)
     artifacts = {"onnxruntime": onnx_path, "openvino": onnx_path, "mnn": mnn_path, "ncnn": ncnn_dir,
-                 "pytorch": WORK / "yolo11n.pt"}
-    reference, names = pytorch_reference(WORK / "yolo11n.pt", input_path)
+                 "pytorch": checkpoint}
+    reference, names = pytorch_reference(checkpoint, input_path, end2end)
+    title = f"{name}-end2end" if end2end else name
 
     logs = WORK / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -567,10 +617,10 @@ def run_benchmark(args: argparse.Namespace) -> None:
         try:
             for engine in engines:
                 log(f"{threads} thread{'s' if threads > 1 else ''}: starting {NAMES[engine]}")
-                worker = Worker(engine, threads, worker_command(engine, threads, input_path, artifacts, model),
-                                logs / f"{engine}-{threads}t.log")
+                worker = Worker(engine, threads, worker_command(engine, threads, input_path, artifacts, model, end2end),
+                                logs / f"{title}-{engine}-{threads}t.log")
                 workers[engine] = worker
-                numerics[engine] = compare(worker.dump(WORK / f"output-{engine}.f32"), reference, names)
+                numerics[engine] = compare(worker.dump(WORK / f"output-{title}-{engine}.f32"), reference, names)
                 if not numerics[engine]["matches_pytorch"]:
                     log(f"WARNING: {NAMES[engine]}'s detections differ from PyTorch's: {numerics[engine]['detections']}")
                 if args.warmup:
@@ -611,6 +661,8 @@ def run_benchmark(args: argparse.Namespace) -> None:
 
     now = datetime.datetime.now(datetime.timezone.utc)
     report = {
+        "model_name": title,
+        "end2end": end2end,
         "date": now.strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_info(),
         "versions": versions(),
@@ -629,13 +681,14 @@ def run_benchmark(args: argparse.Namespace) -> None:
     print(text)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = out / f"peers-{now.strftime('%Y-%m-%d')}"
+    stem = out / f"peers-{now.strftime('%Y-%m-%d')}-{title}"
     stem.with_suffix(".md").write_text(text)
     stem.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
     log(f"wrote {os.path.relpath(stem.with_suffix('.md'))} and {os.path.relpath(stem.with_suffix('.json'))}")
     if any(r["numerics"] and not r["numerics"]["matches_pytorch"] for r in results):
-        log("WARNING: some engine's detections differ from PyTorch's (see the table)")
-        sys.exit(1)
+        log(f"WARNING: some engine's detections on {title} differ from PyTorch's (see the table)")
+        return False
+    return True
 
 
 def main() -> None:
@@ -661,10 +714,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int_list, default=[1, 2], help="thread counts, e.g. 1,2 (default)")
     parser.add_argument("--engines", type=engine_list, default=list(ENGINES), help=f"subset of {','.join(ENGINES)}")
     parser.add_argument("--pause", type=float, default=0.25, help="seconds between turns (default 0.25)")
-    parser.add_argument("--weights", default=str(ROOT.parent / "shared" / "weights" / "yolo11n.pt"),
-                        help="the Ultralytics checkpoint (default ../shared/weights/yolo11n.pt)")
-    parser.add_argument("--model", default=str(ROOT / "Weights" / "yolo11n.swyolo"),
-                        help="SwiftYOLO's converted weights (default Weights/yolo11n.swyolo, `make weights`)")
+    parser.add_argument("--models", type=lambda text: [m.strip() for m in text.split(",") if m.strip()],
+                        default=["yolo11n", "yolo26n"],
+                        help="models, one report each: ../shared/weights/NAME.pt and Weights/NAME.swyolo "
+                             "(default yolo11n,yolo26n)")
+    parser.add_argument("--weights", help="with one model: its Ultralytics checkpoint instead of ../shared/weights/NAME.pt")
+    parser.add_argument("--model", help="with one model: SwiftYOLO's converted weights instead of Weights/NAME.swyolo")
     parser.add_argument("--image", default=str(ROOT.parent / "shared" / "images" / "bus.jpg"),
                         help="the input image (default ../shared/images/bus.jpg)")
     parser.add_argument("--out", default=str(BENCHMARKS / "results"), help="where the report goes (Benchmarks/results)")
@@ -679,6 +734,7 @@ def main() -> None:
     parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--input", help=argparse.SUPPRESS)
     parser.add_argument("--artifact", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-end2end", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.worker:
@@ -686,9 +742,19 @@ def main() -> None:
         return
     if args.runs < 1 or args.rounds < 1 or args.warmup < 0:
         parser.error("--runs and --rounds must be at least 1, --warmup at least 0")
+    if (args.weights or args.model) and len(args.models) != 1:
+        parser.error("--weights and --model name one model's files: give one model with --models")
     if not args.no_venv and not in_venv():
         ensure_venv_and_reexec(args)
-    run_benchmark(args)
+    matched = True
+    for name in args.models:
+        weights = Path(args.weights) if args.weights else ROOT.parent / "shared" / "weights" / f"{name}.pt"
+        model = Path(args.model) if args.model else ROOT / "Weights" / f"{name}.swyolo"
+        matched = run_benchmark(args, name, weights, model) and matched
+        if has_end2end_head(weights):
+            matched = run_benchmark(args, name, weights, model, end2end=True) and matched
+    if not matched:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

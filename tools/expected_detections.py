@@ -6,14 +6,15 @@ committed JSON).
 
 Usage:
   python tools/expected_detections.py --weights W.pt --out FILE.json IMAGE ... \
-      [--conf 0.25] [--iou 0.7] [--imgsz 640] [--agnostic] [--max-det 300] [--classes 0,5]
+      [--conf 0.25] [--iou 0.7] [--imgsz 640] [--agnostic] [--max-det 300] [--classes 0,5] [--end2end]
 
 Per image it runs exactly
   YOLO(W).predict(source=IMAGE, conf=, iou=, imgsz=, agnostic_nms=, max_det=, classes=, verbose=False)
-(the defaults are Ultralytics' predict defaults) and writes one JSON document:
+(the defaults are Ultralytics' predict defaults; `--end2end` adds nms=False, the one-to-one head of
+an end-to-end model such as YOLO26) and writes one JSON document:
   {"generator": {script, python, torch, ultralytics, numpy, opencv, torchvision, nms},
    "weights": {"file": basename, "sha256"},
-   "arguments": {conf, iou, imgsz, agnostic, max_det, classes},
+   "arguments": {conf, iou, imgsz, agnostic, max_det, classes[, end2end]},
    "results": [{"image": path relative to the repository root, "width", "height" (as cv2.imread
                 decodes it, i.e. after EXIF orientation), "input_shape": [h, w] of the letterboxed
                 tensor fed to the model, "detections": [{"class", "label", "confidence",
@@ -159,6 +160,48 @@ def find_borderline(raw, input_shape, orig_shape, args, classes, names, detectio
     return borderline
 
 
+def find_borderline_end2end(raw, input_shape, orig_shape, args, classes, names, detections) -> list[dict]:
+    """Borderline candidates of the end-to-end path (no NMS): the head's top-k rows `raw` [1, k, 6]
+    (xyxy, score, class) whose score is within CONF_MARGIN of --conf ("confidence"), or within
+    CONF_MARGIN / 50 of a row on the other side of the max_det cut ("max_det"). The selection
+    (score > conf, class filter, first max_det rows) is re-run and checked against Ultralytics' output.
+    """
+    from ultralytics.utils import ops
+
+    rows = raw[0]
+    keep = rows[:, 4] > args.conf
+    if classes is not None:
+        keep &= torch.isin(rows[:, 5].long(), torch.tensor(classes))
+    index = keep.nonzero().view(-1)
+    chosen = index[: args.max_det]
+    scaled = ops.scale_boxes(input_shape, rows[:, :4].clone(), orig_shape)
+    if len(chosen) != len(detections) or any(
+        abs(float(rows[i, 4]) - d["confidence"]) > 1e-6 or int(rows[i, 5]) != d["class"]
+        or max(abs(float(a) - b) for a, b in zip(scaled[i], d["box"])) > 1e-3
+        for i, d in zip(chosen.tolist(), detections)
+    ):
+        sys.exit("expected_detections.py: the re-run of the end-to-end selection does not reproduce Ultralytics' output")
+    # The max_det cut: the last row kept and the first row cut for it.
+    last_kept, first_cut = ((float(rows[index[args.max_det - 1], 4]), float(rows[index[args.max_det], 4]))
+                            if len(index) > args.max_det else (None, None))
+    chosen_rows = set(chosen.tolist())
+    borderline = []
+    for i in range(rows.shape[0]):
+        score, c = float(rows[i, 4]), int(rows[i, 5])
+        if classes is not None and c not in classes:
+            continue
+        reasons = []
+        if abs(score - args.conf) <= CONF_MARGIN:
+            reasons.append("confidence")
+        if first_cut is not None and score > args.conf and (
+                score - first_cut <= CONF_MARGIN / 50 if i in chosen_rows else last_kept - score <= CONF_MARGIN / 50):
+            reasons.append("max_det")
+        if reasons:
+            borderline.append({"reason": "+".join(reasons), "expected": i in chosen_rows, "class": c,
+                               "label": names[c], "confidence": score, "box": [float(v) for v in scaled[i]]})
+    return borderline
+
+
 def format_document(document: dict) -> str:
     """JSON with one detection per line (readable diffs); floats keep full repr precision."""
     lines = ["{"]
@@ -194,6 +237,8 @@ def main() -> int:
     parser.add_argument("--max-det", type=int, default=300)
     parser.add_argument("--classes", type=parse_classes, default=None,
                         help="comma-separated class ids to keep, e.g. 0,5")
+    parser.add_argument("--end2end", action="store_true",
+                        help="the one-to-one head without NMS (nms=False), for end-to-end models such as YOLO26")
     args = parser.parse_args()
     classes = args.classes
 
@@ -236,7 +281,7 @@ def main() -> int:
         captured.clear()
         results = model.predict(source=str(image), conf=args.conf, iou=args.iou, imgsz=args.imgsz,
                                 agnostic_nms=args.agnostic, max_det=args.max_det, classes=classes,
-                                verbose=False)
+                                **({"nms": False} if args.end2end else {}), verbose=False)
         assert len(results) == 1 and len(seen_shapes) == 1, (len(results), seen_shapes)
         result = results[0]
         height, width = result.orig_shape
@@ -257,7 +302,8 @@ def main() -> int:
                 "box": [float(v) for v in box],
             })
         assert len(captured) == 1 and captured[0][1] == seen_shapes[0]
-        borderline = find_borderline(captured[0][0], seen_shapes[0], (height, width), args, classes, names, detections)
+        find = find_borderline_end2end if args.end2end else find_borderline
+        borderline = find(captured[0][0], seen_shapes[0], (height, width), args, classes, names, detections)
         entry = {
             "image": repo_relative(image),
             "width": int(width),
@@ -300,6 +346,7 @@ def main() -> int:
             "agnostic": args.agnostic,
             "max_det": args.max_det,
             "classes": classes,
+            **({"end2end": True} if args.end2end else {}),
         },
         "results": results_out,
     }

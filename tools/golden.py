@@ -45,8 +45,12 @@ GENERATOR_VERSION = "1.1.0"
 MODEL_CLASSES = {"detect": DetectionModel, "segment": SegmentationModel, "pose": PoseModel}
 
 
-def load_model(path):
-    """An fp32, eval-mode, fused Detection/Segmentation/PoseModel from a `.pt` checkpoint or a `.swyolo` weights file."""
+def load_model(path, end2end=False):
+    """An fp32, eval-mode, fused Detection/Segmentation/PoseModel from a `.pt` checkpoint or a `.swyolo` weights file.
+
+    `end2end` selects the one-to-one head of an end-to-end model (YOLO26) before fusion, as
+    `predict(nms=False)` does; fusion drops the head that is not selected.
+    """
     if path.endswith(".swyolo"):
         metadata, tensors = read_tensor_file(path)
         if metadata.get("kind") != "weights":
@@ -70,6 +74,8 @@ def load_model(path):
         model.names = dict(enumerate(metadata["names"]))
     else:
         model, _ = load_checkpoint(path)
+    if end2end:
+        model.end2end = True
     return model.float().eval().fuse(verbose=False)
 
 
@@ -92,6 +98,8 @@ def head_maps(preds):
     """The head's per-level maps [1, 4*reg_max + nc (+ nm | + nk), H/s, W/s] from its raw predictions."""
     if isinstance(preds, (list, tuple)):  # older Ultralytics: the per-level maps themselves
         return list(preds)
+    if "one2many" in preds:  # an end-to-end head in its default (one-to-many) mode
+        preds = preds["one2many"]
     keys = ["boxes", "scores"] + [key for key in EXTRA_RAW_OUTPUTS if key in preds]
     maps, start = [], 0
     for feat in preds["feats"]:
@@ -102,8 +110,14 @@ def head_maps(preds):
     return maps
 
 
-def run_layers(model, x):
-    """Run the model with a forward hook on every top-level layer; returns [(name, tensor)] in order."""
+def run_layers(model, x, end2end_model=None):
+    """Run the model with a forward hook on every top-level layer; returns [(name, tensor)] in order.
+
+    With `end2end_model` (the same weights with the one-to-one head selected), the one-to-one head's
+    outputs follow: `model.<L>.one2one` decoded `[1, 4 + nc, anchors]` (xyxy, as Ultralytics decodes
+    it for end-to-end inference), its per-level maps `model.<L>.one2one.raw.<i>`, and
+    `model.<L>.end2end`, the top-k selection `[1, min(300, anchors), 6]` (x1, y1, x2, y2, score, class).
+    """
     layers = list(model.model)
     outputs = {}
     hooks = [layer.register_forward_hook(lambda _m, _i, out, i=i: outputs.__setitem__(i, out))
@@ -123,6 +137,15 @@ def run_layers(model, x):
     if proto is not None:
         dump.append((f"model.{last}.proto", proto))
     dump += [(f"model.{last}.raw.{i}", m) for i, m in enumerate(head_maps(preds))]
+    if end2end_model is not None:
+        detect = end2end_model.model[-1]
+        with torch.inference_mode():
+            selected, e2e_preds = end2end_model(x)
+            one2one = e2e_preds["one2one"]
+            decoded_one2one = detect._inference(one2one)
+        dump += [(f"model.{last}.one2one", decoded_one2one)]
+        dump += [(f"model.{last}.one2one.raw.{i}", m) for i, m in enumerate(head_maps(one2one))]
+        dump += [(f"model.{last}.end2end", selected)]
     return dump
 
 
@@ -155,6 +178,9 @@ def main(argv=None):
         sys.exit(f"golden.py: {args.weights}: {error}")
 
     model = load_model(args.weights)
+    end2end_model = load_model(args.weights, end2end=True)
+    if not getattr(end2end_model.model[-1], "end2end", False):  # no one-to-one head
+        end2end_model = None
     if args.image:
         x = preprocess_image(args.image, height, width)
         input_info = {"image": os.path.basename(args.image), "sha256": file_sha256(args.image)}
@@ -162,7 +188,7 @@ def main(argv=None):
         x = torch.from_numpy(np.random.RandomState(args.seed).uniform(size=(1, 3, height, width)).astype(np.float32))
         input_info = {"seed": args.seed}
 
-    dump = [("input", x)] + run_layers(model, x)
+    dump = [("input", x)] + run_layers(model, x, end2end_model)
     tensors = [(name, t.detach().float().contiguous().numpy()) for name, t in dump]
     metadata = {
         "kind": "golden",
@@ -173,7 +199,8 @@ def main(argv=None):
         "input": input_info,
         "size": [height, width],
         "task": getattr(model, "task", "detect"),
-        "layers": [name for name, _ in dump if name.startswith("model.") and ".raw." not in name and not name.endswith(".proto")],
+        "layers": [name for name, _ in dump if name.startswith("model.") and ".raw." not in name
+                   and not name.endswith((".proto", ".one2one", ".end2end"))],
     }
     try:
         write_tensor_file(args.out, metadata, tensors, inputs=inputs)

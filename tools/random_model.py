@@ -5,6 +5,7 @@ Usage:
   python tools/random_model.py --cfg yolo11n.yaml --nc 38 --seed 1 --out M.pt
   python tools/random_model.py --cfg yolo11m.yaml --nc 80 --seed 2 --manifest M.manifest.json
   python tools/random_model.py --cfg yolo11n-pose.yaml --nc 2 --kpt-shape 5,3 --seed 4 --manifest M.manifest.json
+  python tools/random_model.py --cfg yolo26n.yaml --nc 20 --seed 3 --manifest M.manifest.json
 
 The task (and so the model class) follows the cfg, as Ultralytics guesses it (`-seg`, `-pose`).
 
@@ -43,7 +44,7 @@ BATCHNORM_ROLES = {"weight": "bn_weight", "bias": "bn_bias",
 
 def tensor_list(model):
     """The model's state-dict tensors (without num_batches_tracked) with shape and init rule, in order."""
-    dfl_conv = model.model[-1].dfl.conv
+    dfl_conv = getattr(model.model[-1].dfl, "conv", None)  # None without DFL (reg_max 1, YOLO26)
     tensors = []
     for name, value in model.state_dict().items():
         module_name, _, attribute = name.rpartition(".")

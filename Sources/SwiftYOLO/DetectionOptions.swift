@@ -20,11 +20,18 @@ public struct DetectionOptions: Sendable, Equatable {
     public var agnostic: Bool = false
     /// Keep only these class ids (`classes`); `nil` keeps all.
     public var classes: Set<Int>? = nil
+    /// Run the model's end-to-end (one-to-one) head and take its top-k detections without NMS, as
+    /// Ultralytics' `nms=False` does (YOLO26). Only for a model with such a head; `iouThreshold` is then unused.
+    public var endToEnd: Bool = false
     /// Refuse an input whose activations would need more bytes than this (the model's memory plan
     /// for the input size), before anything of its size is allocated; `nil` sets no limit.
     public var memoryLimit: Int? = nil
 
     public init() {}
+
+    var endToEndSelection: EndToEndSelection? {
+        endToEnd ? EndToEndSelection(options: postprocessOptions) : nil
+    }
 
     var postprocessOptions: PostprocessOptions {
         PostprocessOptions(confidenceThreshold: Float(confidenceThreshold), iouThreshold: iouThreshold, classes: classes,

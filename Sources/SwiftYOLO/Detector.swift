@@ -85,6 +85,9 @@ public final class Detector: Sendable {
             throw DetectorError.invalidOptions(reason: "thresholds must lie in [0, 1]: confidence \(options.confidenceThreshold), IoU \(options.iouThreshold)")
         }
         guard options.maxDetections >= 1 else { throw DetectorError.invalidOptions(reason: "max detections \(options.maxDetections) is below 1") }
+        guard !options.endToEnd || model.hasEndToEndHead else {
+            throw DetectorError.invalidOptions(reason: "the model \(model.file) has no end-to-end (one-to-one) head, so it cannot run end to end")
+        }
     }
 
     /// The detections in the image file at `path`, boxes in its pixels; `options` for this call only
@@ -159,10 +162,14 @@ public final class Detector: Sendable {
             Preprocessor.writeCHW(canvas, into: input.buffer)
             return (input, geometry)
         }
-        let head = try measure(&timings.inference) { try model.run(input) }  // [1, 4 + nc + extras, anchors] (+ prototypes)
+        // [1, 4 + nc + extras, anchors] (+ prototypes)
+        let head = try measure(&timings.inference) { try model.run(input, endToEnd: options.endToEnd) }
         let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
-            try TaskPostprocessing(postprocessor: Postprocessor(options: options.postprocessOptions, labels: labels),
-                                   classCount: model.classCount, extras: model.headExtras, geometry: geometry).detections(head)
+            var endToEndSelection = options.endToEndSelection
+            endToEndSelection?.labels = labels
+            return try TaskPostprocessing(postprocessor: Postprocessor(options: options.postprocessOptions, labels: labels),
+                                          classCount: model.classCount, extras: model.headExtras, geometry: geometry,
+                                          endToEndSelection: endToEndSelection).detections(head)
         }
         return DetectionResult(detections: detections, imageWidth: buffer.width, imageHeight: buffer.height,
                                inputWidth: geometry.inputWidth, inputHeight: geometry.inputHeight, timings: timings)

@@ -2,7 +2,8 @@ import YOLODetect
 import YOLOImage
 import YOLOModel
 
-/// Post-processing parametrized by the head's layout: NMS over the box and class rows, then what the
+/// Post-processing parametrized by the head's layout: NMS over the box and class rows (or the
+/// end-to-end head's top-k selection), then what the
 /// task adds to each kept detection from its extra rows: Segment's mask (coefficients ×
 /// prototypes, `MaskAssembler`), Pose's keypoints (mapped to the image as `scale_coords` does).
 /// Boxes and keypoints end in original-image pixels.
@@ -11,19 +12,28 @@ package struct TaskPostprocessing {
     let classCount: Int
     let extras: HeadExtras
     let geometry: PreprocessGeometry
+    /// For the one-to-one head's output (end-to-end inference): its top-k selection instead of NMS.
+    let endToEndSelection: EndToEndSelection?
 
-    package init(postprocessor: Postprocessor, classCount: Int, extras: HeadExtras, geometry: PreprocessGeometry) {
+    package init(postprocessor: Postprocessor, classCount: Int, extras: HeadExtras, geometry: PreprocessGeometry,
+                 endToEndSelection: EndToEndSelection? = nil) {
         self.postprocessor = postprocessor
         self.classCount = classCount
         self.extras = extras
         self.geometry = geometry
+        self.endToEndSelection = endToEndSelection
     }
 
     package func detections(_ output: HeadOutput) throws -> [Detection] {
         let head = output.predictions
         let anchorCount = head.shape[2]
-        let selected = try postprocessor.selections(head: UnsafeBufferPointer(head.buffer), classCount: classCount,
-                                                    extraRows: extras.rowCount, anchorCount: anchorCount)
+        let selected = if let endToEndSelection {
+            try endToEndSelection.selections(head: UnsafeBufferPointer(head.buffer), classCount: classCount,
+                                             extraRows: extras.rowCount, anchorCount: anchorCount)
+        } else {
+            try postprocessor.selections(head: UnsafeBufferPointer(head.buffer), classCount: classCount,
+                                         extraRows: extras.rowCount, anchorCount: anchorCount)
+        }
         let firstExtraRow = 4 + classCount
         /// The anchor's value in extra row `row`.
         func extra(_ row: Int, _ anchor: Int) -> Float { head.data[(firstExtraRow + row) * anchorCount + anchor] }

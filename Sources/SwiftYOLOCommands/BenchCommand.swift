@@ -14,7 +14,8 @@ struct BenchCommand: ParsableCommand {
             Runs --warmup untimed passes, then --runs timed ones, and prints the median, minimum and maximum \
             latency of the whole forward pass (preprocessed input to head output), then a table of the \
             top-level layers: median time, GFLOP, GFLOP/s and share of the total, so the slow layers are \
-            plain to see. Also reports model load time and peak resident memory.
+            plain to see. Also reports model load time and peak resident memory. A model with an end-to-end \
+            head (YOLO26) runs that head, as `detect --end2end` does.
 
             The input is --imgsz × --imgsz, or, given an IMAGE, that image letterboxed as `detect` does \
             (the minimal stride-aligned rectangle; --square for the full square).
@@ -68,7 +69,7 @@ struct BenchCommand: ParsableCommand {
             var last = clock.now
             var times = [Double](repeating: 0, count: model.layers.count)
             let start = last
-            _ = try model(input) { index, _ in
+            _ = try model(input, endToEnd: model.hasEndToEndHead) { index, _ in
                 let now = clock.now
                 times[index] = (now - last).milliseconds
                 last = now
@@ -79,7 +80,7 @@ struct BenchCommand: ParsableCommand {
             for (index, time) in times.enumerated() { layerTimes[index].append(time) }
         }
         let report = BenchReport(
-            model: modelOptions.resolvedPath, height: height, width: width, threads: ComputeThreads.count,
+            model: modelOptions.resolvedPath, head: model.hasEndToEndHead ? "end2end" : "one2many", height: height, width: width, threads: ComputeThreads.count,
             blasCore: blasCoreName, blasCoreForced: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"].flatMap { $0.isEmpty ? nil : $0 },
             kernels: KernelSet.active, cpu: KernelSets.cpuName,
             runs: runs, warmup: warmup, loadMilliseconds: loadMilliseconds, totals: totals,

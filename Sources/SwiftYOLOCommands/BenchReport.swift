@@ -12,6 +12,8 @@ struct BenchReport {
     }
 
     let model: String
+    /// The head that ran: `end2end` (the one-to-one branches, for a model that has them) or `one2many`.
+    let head: String
     let height: Int
     let width: Int
     let threads: Int
@@ -36,7 +38,7 @@ struct BenchReport {
         let totalFlops = layers.reduce(0) { $0 + $1.flops }
         let median = totals.median
         var lines = [
-            "model \(model), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
+            "model \(model) (\(head) head), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             "OpenBLAS kernels: \(blasCore)" + (blasCoreForced.map { " (forced by OPENBLAS_CORETYPE=\($0); unset it to let OpenBLAS pick the best for this CPU)" } ?? ""),
             "SwiftYOLO kernels: \(kernels.name) (\(kernels.instructions); \(kernels.vectorLanes)-float vectors, "
                 + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
@@ -62,6 +64,7 @@ struct BenchReport {
     var json: String {
         struct Output: Encodable {
             let model: String
+            let head: String
             let imgsz: [Int]
             let threads: Int
             let blas_core: String
@@ -88,7 +91,7 @@ struct BenchReport {
             let gflop: Double
         }
         let output = Output(
-            model: model, imgsz: [height, width], threads: threads, blas_core: blasCore, kernels: kernels.name, cpu: cpu,
+            model: model, head: head, imgsz: [height, width], threads: threads, blas_core: blasCore, kernels: kernels.name, cpu: cpu,
             fused_multiply_add: kernels.fusedMultiplyAdd, vector_lanes: kernels.vectorLanes, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,

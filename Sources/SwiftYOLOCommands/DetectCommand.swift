@@ -40,6 +40,7 @@ struct DetectCommand: ParsableCommand {
               swift-yolo detect ../shared/images/bus.jpg
               swift-yolo detect --json --conf 0.5 --classes person,bus photos/
               swift-yolo detect --agnostic --save out/ tiles.jpg
+              swift-yolo detect --model Weights/yolo26n.swyolo --end2end --json bus.jpg
               swift-yolo detect --rotations 0,90 --json mahjong-table.jpg
               swift-yolo detect --format array dice.png
             """)

@@ -27,6 +27,9 @@ struct DetectionArguments: ParsableArguments {
     @Flag(help: "Class-agnostic NMS: one box per place, whatever its class (several objects of one class at different places all stay).")
     var agnostic = false
 
+    @Flag(name: .customLong("end2end"), help: "Models with an end-to-end head (YOLO26): run it and take the top detections without NMS, as Ultralytics' nms=False does (--iou is then unused).")
+    var endToEnd = false
+
     @Option(help: ArgumentHelp("Keep only these classes: ids or names, comma-separated (e.g. person,bus or 0,5).", valueName: "list"))
     var classes: String?
 
@@ -85,6 +88,7 @@ struct DetectionArguments: ParsableArguments {
         options.iouThreshold = iou
         options.maxDetections = maxDet
         options.agnostic = agnostic
+        options.endToEnd = endToEnd
         options.memoryLimit = size.maxMemory.bytes
         let plain: Detector, labelMap: LabelMap?
         try activateKernels()

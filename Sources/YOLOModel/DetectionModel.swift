@@ -2,7 +2,7 @@ import Foundation
 import YOLOKernels
 import YOLOKernelSets
 
-/// A YOLO11 detection network built from a weights file, mirroring Ultralytics' `DetectionModel`:
+/// A YOLO11 or YOLO26 network built from a weights file, mirroring Ultralytics' `DetectionModel`:
 /// the layers come from the yaml in the file, widths and repeats from its scale, tensors by their
 /// state-dict names. Immutable once built, so one model may run on several threads at once.
 package final class DetectionModel: Sendable {
@@ -60,13 +60,22 @@ package final class DetectionModel: Sendable {
     ///
     /// - Parameter observe: called with each top-level layer's index and output, in order (its
     ///   `tensor` writes an unwritten one out).
-    package func callAsFunction(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
-        try run(input, observe: observe).predictions
+    package func callAsFunction(_ input: Tensor, endToEnd: Bool = false, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> Tensor {
+        try run(input, endToEnd: endToEnd, observe: observe).predictions
+    }
+
+    /// Whether the head carries one-to-one branches (YOLO26's `end2end`), which `endToEnd` runs.
+    package var hasEndToEndHead: Bool {
+        layers.contains { if case let .head(head) = $0.operation { head.detect.oneToOneBranches != nil } else { false } }
     }
 
     /// Runs the network as `callAsFunction` does, returning the whole head output: the predictions
     /// and, for a segmentation model, the mask prototypes.
-    package func run(_ input: Tensor, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
+    ///
+    /// - Parameter endToEnd: run the head's one-to-one branches (Ultralytics' `nms=False`) instead of
+    ///   the one-to-many ones: the predictions' boxes are then `x1, y1, x2, y2`. Throws when the head has none.
+    package func run(_ input: Tensor, endToEnd: Bool = false, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
+        guard !endToEnd || hasEndToEndHead else { throw ModelError.noEndToEndHead(file: file) }
         try validate(input)
         var outputs = [FeatureMap?](repeating: nil, count: layers.count)
         var previous = FeatureMap(input)
@@ -82,7 +91,8 @@ package final class DetectionModel: Sendable {
             case let .module(module): output = module(inputs[0])
             case .concat: output = FeatureMap(concatenating: inputs)
             case let .head(head):
-                let result = head.run(inputs.map(\.tensor))
+                let levels = inputs.map(\.tensor)
+                let result = endToEnd ? HeadOutput(predictions: head.detect.oneToOne(levels), prototypes: nil) : head.run(levels)
                 prototypes = result.prototypes
                 output = FeatureMap(result.predictions)
             }

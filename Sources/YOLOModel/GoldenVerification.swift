@@ -72,7 +72,54 @@ package struct GoldenVerification: Sendable {
             rows.append(Row(name: name, shape: expected.shape, difference: difference,
                             bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
         }
+        if model.hasEndToEndHead { rows += try Self.endToEndRows(model: model, outputs: outputs, golden: golden, headName: headName) }
         self.rows = rows
+    }
+
+    /// An end-to-end head's other outputs (`golden.py` dumps them for YOLO26): the one-to-one
+    /// branches' decoded output (`<head>.one2one`, corners within `boxTolerance` px, scores within
+    /// `scoreTolerance`), then both heads' per-level maps before decoding (`<head>.raw.<i>`,
+    /// `<head>.one2one.raw.<i>`: box and class logits, relative ≤ `layerTolerance`).
+    private static func endToEndRows(model: DetectionModel, outputs: [Int: Tensor], golden: TensorFile, headName: String) throws -> [Row] {
+        guard let layer = model.layers.last, case let .head(head) = layer.operation else { return [] }
+        let levels = try layer.from.map { source -> Tensor in
+            guard let level = outputs[source == -1 ? layer.index - 1 : source] else {
+                throw ModelError.invalidLayer(file: model.file, layer: layer.index, reason: "input \(source) was not observed")
+            }
+            return level
+        }
+        let name = headName + ".one2one"
+        let decoded = head.detect.oneToOne(levels), expected = try golden.tensor(named: name)
+        guard decoded.shape == expected.shape else {
+            throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: decoded.shape, actual: expected.shape)
+        }
+        let anchors = decoded.shape[2], boxCount = 4 * anchors, scoreEnd = (4 + model.classCount) * anchors
+        let boxes = TensorDifference(
+            actual: UnsafeBufferPointer(rebasing: decoded.buffer[0..<boxCount]),
+            expected: UnsafeBufferPointer(rebasing: expected.buffer[0..<boxCount])) { _ in Self.boxTolerance }
+        let scores = TensorDifference(
+            actual: UnsafeBufferPointer(rebasing: decoded.buffer[boxCount..<scoreEnd]),
+            expected: UnsafeBufferPointer(rebasing: expected.buffer[boxCount..<scoreEnd])) { _ in Self.scoreTolerance }
+        var rows = [
+            Row(name: name + " boxes", shape: [1, 4, anchors], difference: boxes, bound: "abs ≤ \(Self.boxTolerance) px",
+                passed: boxes.isWithinTolerance),
+            Row(name: name + " scores", shape: [1, model.classCount, anchors], difference: scores, bound: "abs ≤ \(Self.scoreTolerance)",
+                passed: scores.isWithinTolerance),
+        ]
+        for (prefix, oneToOne) in [(headName, false), (name, true)] {
+            let raw = head.detect.rawOutputs(levels, oneToOne: oneToOne)
+            for level in levels.indices {
+                let name = "\(prefix).raw.\(level)"
+                let actual = FeatureMap(concatenating: [raw.boxes[level], raw.scores[level]]).tensor, expected = try golden.tensor(named: name)
+                guard actual.shape == expected.shape else {
+                    throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: actual.shape, actual: expected.shape)
+                }
+                let difference = TensorDifference(actual: actual, expected: expected)
+                rows.append(Row(name: name, shape: expected.shape, difference: difference,
+                                bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+            }
+        }
+        return rows
     }
 
     /// The rows of the head after the class scores: mask coefficients within `scoreTolerance`;

@@ -75,7 +75,7 @@ enum LayerBuilders {
                 if resolved.count > 3 { resolved[3] = .bool(true) } else { resolved.append(.bool(true)) }
             }
             let expansion = try context.double(2, default: 0.5)
-            guard try !context.bool(3, default: false) else { throw context.invalid("C3k2 with attention blocks (attn=True) is not supported") }
+            let attention = try context.bool(3, default: false)
             let groups = try context.int(4, default: 1), shortcut = try context.bool(5, default: true)
             let hidden = Int(Double(c2) * min(max(expansion, 0), 4))
             guard expansion > 0, expansion <= 4, hidden >= 2, groups >= 1, (hidden / 2) % groups == 0, hidden % groups == 0 else {
@@ -83,7 +83,7 @@ enum LayerBuilders {
             }
             return { scope in
                 try C3k2(scope, inputChannels: c1, outputChannels: c2, repeats: repeats, usesC3k: usesC3k,
-                         expansion: expansion, groups: groups, shortcut: shortcut)
+                         expansion: expansion, attention: attention, groups: groups, shortcut: shortcut)
             }
         },
         "C3k": block(takesRepeats: true) { context, c2, _ in
@@ -131,10 +131,12 @@ enum LayerBuilders {
             return BuiltLayer(operation: .concat, outputChannels: context.inputChannels.reduce(0, +), arguments: context.arguments, parameterCount: 0)
         },
         "Detect": head(serving: .detect) { context in
-            let detect = try Detect(context.scope, classCount: context.description.classCount, inputChannels: context.inputChannels,
-                                    strides: context.description.strides)
+            let description = context.description
+            let detect = try Detect(context.scope, classCount: description.classCount, inputChannels: context.inputChannels,
+                                    strides: description.strides, bins: description.regMax, endToEnd: description.endToEnd)
             // Resolved as parse_model does: [nc, reg_max, end2end, channels].
-            return (detect, context.arguments + [.int(detect.bins), .null, channelList(context)])
+            let endToEnd: JSONValue = description.endToEnd ? .bool(true) : .null
+            return (detect, context.arguments + [.int(detect.bins), endToEnd, channelList(context)])
         },
         "Segment": head(serving: .segment) { context in
             let maskCount = try context.int(1, default: 32), protoArgument = try context.int(2, default: 256)

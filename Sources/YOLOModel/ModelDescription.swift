@@ -25,6 +25,10 @@ package struct ModelDescription: Sendable {
     package let task: ModelTask
     /// A pose model's `kpt_shape`: keypoints per object and values per keypoint (2 or 3).
     package let keypointShape: (count: Int, dimensions: Int)?
+    /// The yaml's `reg_max`: DFL bins per box side (16 by default; 1 in YOLO26, no DFL).
+    package let regMax: Int
+    /// The yaml's `end2end`: the head also carries one-to-one branches (YOLO26).
+    package let endToEnd: Bool
 
     init(metadata: JSONValue, file: String) throws {
         func invalid(_ reason: String) -> ModelError { .invalidDescription(file: file, reason: reason) }
@@ -94,6 +98,14 @@ package struct ModelDescription: Sendable {
             keypointShape = nil
         }
         guard task != .pose || keypointShape != nil else { throw invalid("a pose model's yaml has no kpt_shape") }
+        let regMax = yaml["reg_max"] ?? .null
+        guard regMax == .null || (regMax.intValue.map { (1...64).contains($0) } ?? false) else {
+            throw invalid("reg_max \(regMax) is not an integer in 1…64")
+        }
+        self.regMax = regMax.intValue ?? 16
+        let endToEnd = yaml["end2end"] ?? .null
+        guard endToEnd == .null || endToEnd.boolValue != nil else { throw invalid("end2end \(endToEnd) is not True or False") }
+        self.endToEnd = endToEnd.boolValue ?? false
     }
 }
 

@@ -10,6 +10,8 @@ package enum ModelError: Error, Equatable, CustomStringConvertible {
     case invalidLayer(file: String, layer: Int, reason: String)
     /// An input whose size the network cannot take.
     case invalidInput(reason: String)
+    /// End-to-end inference asked of a model whose head has no one-to-one branches.
+    case noEndToEndHead(file: String)
 
     package var description: String {
         switch self {
@@ -17,6 +19,7 @@ package enum ModelError: Error, Equatable, CustomStringConvertible {
         case let .unsupportedModule(file, layer, module): "\(file): layer \(layer): module '\(module)' is not supported (SwiftYOLO runs YOLO11 detection models)"
         case let .invalidLayer(file, layer, reason): "\(file): layer \(layer): \(reason)"
         case let .invalidInput(reason): "invalid input: \(reason)"
+        case let .noEndToEndHead(file): "\(file): the model has no end-to-end (one-to-one) head; run it without --end2end"
         }
     }
 }

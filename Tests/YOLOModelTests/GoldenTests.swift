@@ -23,6 +23,10 @@ import YOLOModel
         // Seeded random seg (7 classes) and pose (2 classes, 5 keypoints) models with random BatchNorm statistics.
         Case(weights: "Tests/Fixtures/generated/yolo11n-seg-random7.swyolo", golden: "Tests/Fixtures/golden/yolo11n-seg-random7-seed5-128x96.swyolo"),
         Case(weights: "Tests/Fixtures/generated/yolo11n-pose-random2.swyolo", golden: "Tests/Fixtures/golden/yolo11n-pose-random2-seed6-96x128.swyolo"),
+        // YOLO26n (end-to-end head, no DFL, SPPF shortcut, C3k2 attention) on bus.jpg, and a seeded random
+        // YOLO26n with 20 classes and random BatchNorm statistics: both heads, decoded and per level.
+        Case(weights: "Weights/yolo26n.swyolo", golden: "Tests/Fixtures/golden/yolo26n-bus-320x256.swyolo"),
+        Case(weights: "Tests/Fixtures/generated/yolo26n-random20.swyolo", golden: "Tests/Fixtures/golden/yolo26n-random20-seed9-160x128.swyolo"),
     ]
 
     @Test(arguments: cases)
@@ -33,11 +37,14 @@ import YOLOModel
         // Every layer but the head, the head's boxes and scores, then its extras: mask coefficients and
         // prototypes, or keypoints and their visibility.
         let extraRows = ["Segment": 2, "Pose": 2][model.layers.last?.module ?? ""] ?? 0
-        #expect(verification.rows.count == model.layers.count + 1 + extraRows)
+        // An end-to-end head adds its one-to-one boxes and scores, and both heads' per-level maps.
+        let endToEndRows = model.hasEndToEndHead ? 2 + 2 * model.strides.count : 0
+        #expect(verification.rows.count == model.layers.count + 1 + extraRows + endToEndRows)
+        #expect(model.hasEndToEndHead == c.weights.contains("yolo26"))
         for row in verification.rows {
             #expect(row.passed, "\(c) \(row.name) \(row.shape): \(row.difference) (bound \(row.bound))")
         }
-        let head = verification.rows.suffix(2 + extraRows).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
+        let head = verification.rows.dropFirst(model.layers.count - 1).prefix(2 + extraRows + min(endToEndRows, 2)).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
         print("golden \(c): \(head)")
     }
 }

@@ -38,6 +38,21 @@ import Testing
         #expect(model.outputShapes(height: 640, width: 480)[23] == [1, rows, 80 * 60 + 40 * 30 + 20 * 15])
     }
 
+    /// YOLO26n as stored: both heads (Ultralytics' summary counts them: 2,572,280), no DFL; folded,
+    /// both heads stay (either may run).
+    @Test func yolo26HasUltralyticsParameterCounts() throws {
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path("Weights/yolo26n.swyolo")))
+        #expect(model.storedParameterCount == 2_572_280)
+        #expect(model.foldedParameterCount == 2_562_496)
+        #expect(model.hasEndToEndHead && model.description.regMax == 1)
+        #expect(model.outputShapes(height: 640, width: 480)[23] == [1, 84, 80 * 60 + 40 * 30 + 20 * 15])
+        let reference = try DetectionModel(file: try referenceFile())
+        #expect(!reference.hasEndToEndHead && reference.description.regMax == 16)
+        #expect(throws: ModelError.noEndToEndHead(file: reference.file)) {
+            try reference(Tensor(shape: [1, 3, 64, 64]), endToEnd: true)
+        }
+    }
+
     @Test func rejectsInputsTheNetworkCannotTake() throws {
         let model = try DetectionModel(file: try referenceFile())
         #expect(throws: ModelError.self) { try model(Tensor(shape: [1, 3, 100, 64])) }
@@ -114,7 +129,8 @@ import Testing
 
 /// The layer table `swift-yolo inspect` prints, row by row against Ultralytics' own model summary.
 @Suite struct ModelSummaryTests {
-    @Test(arguments: [("yolo11n", "Weights/yolo11n.swyolo"), ("yolo11n-seg", "Weights/yolo11n-seg.swyolo"), ("yolo11n-pose", "Weights/yolo11n-pose.swyolo")])
+    @Test(arguments: [("yolo11n", "Weights/yolo11n.swyolo"), ("yolo11n-seg", "Weights/yolo11n-seg.swyolo"), ("yolo11n-pose", "Weights/yolo11n-pose.swyolo"),
+                      ("yolo26n", "Weights/yolo26n.swyolo")])
     func layerTableMatchesUltralytics(_ name: String, weights: String) throws {
         let summary = try String(contentsOfFile: Fixtures.path("Tests/Fixtures/ultralytics-summary-\(name).txt"), encoding: .utf8)
         // "  0                  -1  1       464  ultralytics.nn.modules.conv.Conv             [3, 16, 3, 2]"

@@ -117,6 +117,19 @@ class ConvertTests(unittest.TestCase):
                 if task == "pose":
                     self.assertEqual(metadata["yaml"]["kpt_shape"], [17, 3])
 
+    def test_yolo26_checkpoint(self):
+        # YOLO26n: an end-to-end head (one2one_cv2/cv3 beside cv2/cv3), reg_max 1 (no DFL), SPPF with a
+        # shortcut and an unactivated cv1; 2,572,280 parameters in Ultralytics' summary.
+        path = os.path.join(os.path.dirname(REFERENCE_CHECKPOINT), "yolo26n.pt")
+        result = run_tool("convert.py", path, self.out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("594 tensors, 2,572,280 parameters, scale n, nc 80", result.stdout)
+        metadata, tensors = read_tensor_file(self.out)
+        self.assertEqual((metadata["yaml"]["end2end"], metadata["yaml"]["reg_max"]), (True, 1))
+        self.assertEqual(tensors["model.23.one2one_cv2.0.2.weight"].shape, (4, 16, 1, 1))
+        self.assertNotIn("model.23.dfl.conv.weight", tensors)
+        self.assertEqual(metadata["activations"]["model.9.cv1"], "Identity")
+
     # --- refusals ---
 
     def test_not_a_zip(self):

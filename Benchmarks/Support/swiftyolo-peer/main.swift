@@ -2,15 +2,18 @@
 // command per line on stdin with one JSON line on stdout, so that SwiftYOLO is timed exactly like
 // the Python peers (forward pass only, model loaded and warm, same input, same threads).
 //
-//   swiftyolo-peer --model Weights/yolo11n.swyolo --input input.f32 --shape 1,3,640,640 --threads 2
+//   swiftyolo-peer --model Weights/yolo11n.swyolo --input input.f32 --shape 1,3,640,640 --threads 2 [--end2end 1]
 //   run K        K forward passes      -> {"ms": [..K times..], "cpu_ms": process CPU time over them}
 //   dump PATH    one pass, head output written to PATH as raw float32 -> {"shape": [1, 84, 8400]}
 //   quit
 //
 // The forward pass is the same call `swift-yolo bench` times: `DetectionModel.callAsFunction` from
-// the preprocessed input tensor to the head output.
+// the preprocessed input tensor to the head output. With `--end2end 1` (YOLO26) it runs the one-to-one
+// head and its top-k selection (k = 300, no confidence floor), as Ultralytics' ONNX export of an
+// end-to-end model does in its graph: the output is `[1, 300, 6]` rows of x1, y1, x2, y2, score, class.
 
 import Foundation
+import YOLODetect
 import YOLOKernels
 import YOLOModel
 
@@ -64,6 +67,25 @@ inputData.withUnsafeBytes { raw in
     for i in 0..<count { input.data[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))) }
 }
 
+let endToEnd = options["end2end"] == "1"
+let selection = EndToEndSelection(options: PostprocessOptions(confidenceThreshold: 0, maxDetections: EndToEndSelection.minimumTopK))
+
+/// One forward pass: the head output, or with `--end2end 1` the one-to-one head's top-k rows `[1, k, 6]`.
+func forward() throws -> Tensor {
+    let head = try model(input, endToEnd: endToEnd)
+    guard endToEnd else { return head }
+    let rows = try selection.selections(head: UnsafeBufferPointer(head.buffer), classCount: model.classCount,
+                                        anchorCount: head.shape[2])
+    let output = Tensor(shape: [1, rows.count, 6])
+    for (i, row) in rows.enumerated() {
+        let d = row.detection
+        for (j, value) in [d.box.x1, d.box.y1, d.box.x2, d.box.y2, d.confidence, Float(d.classId)].enumerated() {
+            output.data[i * 6 + j] = value
+        }
+    }
+    return output
+}
+
 reply(["ready": true, "threads": ComputeThreads.count, "load_ms": loadMilliseconds])
 while let line = readLine() {
     let words = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -77,14 +99,14 @@ while let line = readLine() {
             let cpuStart = processCPUMilliseconds()
             for _ in 0..<runs {
                 let start = clock.now
-                let output = try model(input)
+                let output = try forward()
                 times.append(milliseconds(clock.now - start))
                 withExtendedLifetime(output) {}
             }
             reply(["ms": times, "cpu_ms": processCPUMilliseconds() - cpuStart])
         case "dump":
             guard words.count > 1 else { fail("dump needs a path") }
-            let output = try model(input)
+            let output = try forward()
             let data = Data(bytes: output.data, count: output.count * 4)
             try data.write(to: URL(fileURLWithPath: words[1]))
             reply(["shape": output.shape])
