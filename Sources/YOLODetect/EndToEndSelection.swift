@@ -42,21 +42,8 @@ package struct EndToEndSelection: Sendable {
 
         // Best class per anchor (first maximum, as `max(dim=-1)`); a NaN score makes the anchor's
         // maximum NaN, which ranks it above every number in torch's topk and fails `> conf`.
-        var best = Array(head[(4 * a)..<(5 * a)])
-        var bestClass = [Int](repeating: 0, count: a)
-        var sawNaN = best.map(\.isNaN)
-        for c in 1..<nc {
-            let row = (4 + c) * a
-            for anchor in 0..<a {
-                let s = head[row + anchor]
-                if s > best[anchor] {
-                    best[anchor] = s
-                    bestClass[anchor] = c
-                } else if s.isNaN {
-                    sawNaN[anchor] = true
-                }
-            }
-        }
+        let classes = BestClasses(head: head, classCount: nc, anchorCount: a)
+        let (best, bestClass, sawNaN) = (classes.score, classes.classId, classes.sawNaN)
         // Step 2's anchors: the top k by best score. Anchors whose best score is not above conf give no
         // candidate; a NaN anchor takes a place among the k without giving one.
         let nanAnchors = sawNaN.reduce(0) { $0 + ($1 ? 1 : 0) }

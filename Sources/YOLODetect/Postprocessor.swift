@@ -71,21 +71,8 @@ package struct Postprocessor: Sendable {
         let conf = options.confidenceThreshold
         // Best class per anchor, walking the score rows in memory order: [nc, A] -> [A].
         // cls.max(1) keeps the first maximum; a NaN score makes amax NaN, which fails `> conf`.
-        var best = Array(head[(4 * a)..<(5 * a)])
-        var bestClass = [Int](repeating: 0, count: a)
-        var sawNaN = best.map(\.isNaN)
-        for c in 1..<nc {
-            let row = (4 + c) * a
-            for anchor in 0..<a {
-                let s = head[row + anchor]
-                if s > best[anchor] {
-                    best[anchor] = s
-                    bestClass[anchor] = c
-                } else if s.isNaN {
-                    sawNaN[anchor] = true
-                }
-            }
-        }
+        let classes = BestClasses(head: head, classCount: nc, anchorCount: a)
+        let (best, bestClass, sawNaN) = (classes.score, classes.classId, classes.sawNaN)
         var boxes: [BoundingBox] = []
         var scores: [Float] = []
         var classIds: [Int] = []

@@ -22,23 +22,10 @@ package struct Picture: Sendable, Equatable {
     /// returns the path written.
     @discardableResult
     package func writePNG(to path: String) throws(ImageError) -> String {
-        do {
-            return try NewFile.write(path) { descriptor in
-                var err = [CChar](repeating: 0, count: Int(SY_ERROR_CAPACITY))
-                let status = pixels.withUnsafeBufferPointer { p in
-                    err.withUnsafeMutableBufferPointer { e in
-                        sy_png_write(descriptor, p.baseAddress, Int32(width), Int32(height), Int32(channels), e.baseAddress)
-                    }
-                }
-                if status != Int32(SY_OK) { throw ImageError.writeFailed(file: path, reason: ImageDecoder.message(err)) }
+        try writeNewPicture(path) { descriptor, err in
+            pixels.withUnsafeBufferPointer { p in
+                sy_png_write(descriptor, p.baseAddress, Int32(width), Int32(height), Int32(channels), err)
             }
-        } catch let error as ImageError {
-            throw error
-        } catch let error as FileSystemError {
-            guard case let .unwritable(file, reason) = error else { throw .writeFailed(file: path, reason: "\(error)") }
-            throw .writeFailed(file: file, reason: reason)
-        } catch {
-            throw .writeFailed(file: path, reason: "\(error)")
         }
     }
 }

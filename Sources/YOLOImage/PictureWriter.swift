@@ -19,26 +19,13 @@ extension RGBImage {
     /// (full disk, file-size limit) leaves neither it nor a temporary.
     @discardableResult
     package func write(to path: String, format: PictureFormat) throws(ImageError) -> String {
-        do {
-            return try NewFile.write(path) { descriptor in
-                var err = [CChar](repeating: 0, count: Int(SY_ERROR_CAPACITY))
-                let status = pixels.withUnsafeBufferPointer { p in
-                    err.withUnsafeMutableBufferPointer { e in
-                        switch format {
-                        case .png: sy_png_write_rgb8(descriptor, p.baseAddress, Int32(width), Int32(height), e.baseAddress)
-                        case .jpg: sy_jpeg_write_rgb8(descriptor, p.baseAddress, Int32(width), Int32(height), 90, e.baseAddress)
-                        }
-                    }
+        try writeNewPicture(path) { descriptor, err in
+            pixels.withUnsafeBufferPointer { p in
+                switch format {
+                case .png: sy_png_write_rgb8(descriptor, p.baseAddress, Int32(width), Int32(height), err)
+                case .jpg: sy_jpeg_write_rgb8(descriptor, p.baseAddress, Int32(width), Int32(height), 90, err)
                 }
-                if status != Int32(SY_OK) { throw ImageError.writeFailed(file: path, reason: ImageDecoder.message(err)) }
             }
-        } catch let error as ImageError {
-            throw error
-        } catch let error as FileSystemError {
-            guard case let .unwritable(file, reason) = error else { throw .writeFailed(file: path, reason: "\(error)") }
-            throw .writeFailed(file: file, reason: reason)
-        } catch {
-            throw .writeFailed(file: path, reason: "\(error)")
         }
     }
 
@@ -46,5 +33,29 @@ extension RGBImage {
     @discardableResult
     package func writePNG(to path: String) throws(ImageError) -> String {
         try write(to: path, format: .png)
+    }
+}
+
+/// Writes a new picture file named `path` through `encode` (a C encoder writing to the open file
+/// descriptor, with an error buffer of `SY_ERROR_CAPACITY`), never replacing a file (`NewFile`:
+/// `stem_2.ext`, … when the name is taken), and returns the path written. Every failure is an
+/// `ImageError.writeFailed` that names the file.
+func writeNewPicture(_ path: String, encode: (Int32, UnsafeMutablePointer<CChar>) -> Int32) throws(ImageError) -> String {
+    do {
+        return try NewFile.write(path) { descriptor in
+            var err = [CChar](repeating: 0, count: Int(SY_ERROR_CAPACITY))
+            let status = err.withUnsafeMutableBufferPointer { e -> Int32 in
+                guard let buffer = e.baseAddress else { return Int32(SY_ERR_ARGUMENT) }
+                return encode(descriptor, buffer)
+            }
+            if status != Int32(SY_OK) { throw ImageError.writeFailed(file: path, reason: ImageDecoder.message(err)) }
+        }
+    } catch let error as ImageError {
+        throw error
+    } catch let error as FileSystemError {
+        guard case let .unwritable(file, reason) = error else { throw .writeFailed(file: path, reason: "\(error)") }
+        throw .writeFailed(file: file, reason: reason)
+    } catch {
+        throw .writeFailed(file: path, reason: "\(error)")
     }
 }
