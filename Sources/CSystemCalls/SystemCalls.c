@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,9 +13,12 @@
 static volatile sig_atomic_t received_signal = 0;
 static pthread_t main_thread;
 
-// The pending temporary: written by the main thread only, read by the handler only while `valid`.
+// The pending temporary (the latest one, when several threads write files): set under
+// `pending_lock` by any thread, read by the handler only while `pending_valid` (a lock-free atomic,
+// so the handler may read it) says the path is whole.
 static char pending_path[4096];
-static volatile sig_atomic_t pending_valid = 0;
+static atomic_int pending_valid = 0;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_interrupt(int signal_number) {
     // A process-directed signal may land on any thread; a blocking read in the main thread only
@@ -27,7 +31,7 @@ static void on_interrupt(int signal_number) {
         received_signal = signal_number;
         return;
     }
-    if (pending_valid) unlink(pending_path);
+    if (atomic_load(&pending_valid)) unlink(pending_path);
     signal(signal_number, SIG_DFL);
     raise(signal_number);
 }
@@ -46,10 +50,13 @@ void sy_install_interrupt_handlers(void) {
 int sy_interrupt_signal(void) { return received_signal; }
 
 void sy_set_pending_temporary(const char *path) {
-    pending_valid = 0;
-    if (path == NULL || strlen(path) >= sizeof pending_path) return;
-    memcpy(pending_path, path, strlen(path) + 1);
-    pending_valid = 1;
+    pthread_mutex_lock(&pending_lock);
+    atomic_store(&pending_valid, 0);
+    if (path != NULL && strlen(path) < sizeof pending_path) {
+        memcpy(pending_path, path, strlen(path) + 1);
+        atomic_store(&pending_valid, 1);
+    }
+    pthread_mutex_unlock(&pending_lock);
 }
 
 int sy_rename_noreplace(const char *from, const char *to) {
