@@ -99,11 +99,23 @@ docs: deps
 	@echo "docs: .build-docs/SwiftYOLO.doccarchive"
 
 ## The package under Examples/consumer built as a user's package is, by version against a tagged
-## clone, with a plain `swift build -c release`: it must find bus.jpg's objects within 1.15x of
-## swift-yolo's time per image.
+## clone, with a plain `swift build -c release`: it must find bus.jpg's objects within 1.15x of the
+## time per image of the release binary we ship (dist/swift-yolo, `make static`: release flags,
+## statically linked), so that CI compiles the package once less.
 .PHONY: consumer-check
-consumer-check: deps weights release
-	Examples/consumer/check.sh
+consumer-check: deps weights static
+	Examples/consumer/check.sh dist/swift-yolo
+
+## `swift-yolo serve` end to end (tools/serve_check.py): /v1/detect and KServe infer against detect --json,
+## health and metrics, concurrency 32 (200s and 503s only), SIGTERM under load (exit 0, nothing dropped).
+.PHONY: serve-check serve-load
+serve-check: deps weights
+	swift build $(SWIFT_TEST_FLAGS) --product swift-yolo
+	$(PYTHON) tools/serve_check.py .build/release/swift-yolo $(WEIGHTS) $(IMAGES)/bus.jpg
+
+## Throughput and latency of `serve` at concurrency 1, 2, 8 and 32 and RSS over a soak (Benchmarks/serve-load.sh, hey).
+serve-load: deps weights release
+	Benchmarks/serve-load.sh .build/release/swift-yolo $(WEIGHTS) $(IMAGES)/bus.jpg
 
 ## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
@@ -205,7 +217,7 @@ bench-peers: deps weights
 ## merges new coverage into Fuzz/Corpus/ (commit both); `make fuzz-ci` is CI's short pass (FUZZ_CI_SECONDS, 20 s each,
 ## nothing recorded); `make fuzz-stats` prints the cumulative totals per target.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= image weights model cli checkpoint
+FUZZ_TARGETS ?= image weights model cli request checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
 # ASan through one combined -sanitize=fuzzer,address after SwiftPM's own flags: `--sanitize fuzzer
@@ -213,8 +225,8 @@ FUZZ_SEEDS   := .build-fuzz/seeds
 # the coverage or ASan. `--sanitize fuzzer` stays so that SwiftPM links the targets for libFuzzer's main.
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 fuzz-build: deps
-	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli; do \
-	  SWIFTYOLO_FUZZ=1 nice -n 19 swift build --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS) --product $$target || exit 1; done
+	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request; do \
+	  SWIFTYOLO_FUZZ=1 SWIFTYOLO_SERVER=0 nice -n 19 swift build --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS) --product $$target || exit 1; done
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 
 ## The tiny models' weights from their committed manifests (numpy only).
@@ -246,10 +258,12 @@ fuzz-stats:
 SANITIZE_FLAGS = $(SWIFT_TEST_FLAGS)
 SANITIZE_RUN   = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build $(SANITIZE_FLAGS)
 sanitize: sanitize-address sanitize-thread
+## AddressSanitizer checks the package without the HTTP server (SWIFTYOLO_SERVER=0: Swift code over
+## SwiftNIO, whose concurrency ThreadSanitizer checks), so that CI compiles SwiftNIO once less.
 sanitize-address: deps weights fixtures
-	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-swift-testing $(SANITIZE_FILTER)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+	SWIFTYOLO_SERVER=0 nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=address --scratch-path .build-asan
+	SWIFTYOLO_SERVER=0 ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-swift-testing $(SANITIZE_FILTER)
+	SWIFTYOLO_SERVER=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
 	  $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-xctest $(SANITIZE_FILTER)
 sanitize-thread: deps weights fixtures
 	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=thread --scratch-path .build-tsan

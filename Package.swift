@@ -17,6 +17,11 @@ let kernelSetTargets: [Target] = kernelSets.map { set in
             swiftSettings: set.cpu.map { [.unsafeFlags(["-target-cpu", $0])] })
 }
 
+/// `swift-yolo serve` (Hummingbird, SwiftNIO, swift-prometheus). `SWIFTYOLO_SERVER=0` leaves it
+/// out, for the builds that check everything else (AddressSanitizer, the fuzz targets) without
+/// compiling SwiftNIO once more.
+let withServer = Context.environment["SWIFTYOLO_SERVER"] != "0"
+
 let package = Package(
     name: "SwiftYOLO",
     products: [
@@ -27,7 +32,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    ],
+    ] + (withServer ? [
+        // `swift-yolo serve` only; the SwiftYOLO library never builds them. No default traits: the
+        // server reads no configuration files and needs none of Foundation's extras.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ] : []),
     targets: [
         // System libraries, found through pkg-config; `make` installs the apt providers.
         .systemLibrary(
@@ -69,13 +80,16 @@ let package = Package(
         .target(name: "YOLOVideo", dependencies: ["YOLOImage", "YOLOFileSystem"]),
         .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),
         .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
+        // What crosses the wire: the JSON of a result (detect --json, /v1/detect), the KServe v2
+        // request and response, multipart form data, options from a query string.
+        .target(name: "YOLOServing", dependencies: ["SwiftYOLO", "YOLORecipes", "YOLOFileSystem"]),
         // The commit a build was made from, for --version (the Makefile defines it for release builds).
         .target(name: "CBuildInfo"),
         // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
         .target(
             name: "SwiftYOLOCommands",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "CBuildInfo",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")] + (withServer ? ["SwiftYOLOServer"] : [])),
         .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 
         // Helpers shared by the test targets.
@@ -89,8 +103,23 @@ let package = Package(
         .testTarget(name: "YOLOVideoTests", dependencies: ["YOLOVideo", "YOLOImage", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "YOLORecipesTests", dependencies: ["YOLORecipes", "YOLODetect", "YOLOImage"]),
         .testTarget(name: "SwiftYOLOVideoTests", dependencies: ["SwiftYOLOVideo", "SwiftYOLOCommands", "swift-yolo", "TestSupport"]),
+        .testTarget(name: "YOLOServingTests", dependencies: ["YOLOServing", "SwiftYOLO", "TestSupport"]),
     ]
 )
+
+if withServer {
+    package.targets += [
+        // The HTTP server of `swift-yolo serve`: routes, the inference queue, limits, metrics.
+        .target(name: "SwiftYOLOServer", dependencies: [
+            "SwiftYOLO", "YOLOServing", "YOLOModel",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "SwiftYOLOServerTests", dependencies: ["SwiftYOLOServer", "YOLOServing", "SwiftYOLO", "TestSupport",
+                                                                 .product(name: "Hummingbird", package: "hummingbird")]),
+    ]
+}
 
 // The documentation (Sources/SwiftYOLO/SwiftYOLO.docc) is built with swift-docc-plugin, declared
 // only for `make docs` (SWIFTYOLO_DOCS=1) so that packages depending on SwiftYOLO never fetch it.
@@ -120,6 +149,8 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
         .executableTarget(name: "fuzz-cli", dependencies: ["FuzzSupport", "SwiftYOLOCommands", "YOLODetect", "YOLOFileSystem",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Fuzz/Sources/fuzz-cli"),
+        // What `serve` parses from a request: multipart bodies, KServe v2 JSON, query options.
+        .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "YOLOServing", "SwiftYOLO"], path: "Fuzz/Sources/fuzz-request"),
     ]
 }
 if environment["SWIFTYOLO_BENCHMARKS"] == "1" {

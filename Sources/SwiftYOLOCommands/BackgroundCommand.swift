@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YOLOServing
 import SwiftYOLO
 import YOLOFileSystem
 import YOLOImage
@@ -87,17 +88,17 @@ struct BackgroundCommand: ParsableCommand {
                 let saved = try measure(&writeTime) {
                     try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels).writePNG(to: wanted)
                 }
-                line = options.json ? DetectionReport.jsonLine(image: image, result: replaced.result, saved: saved)
+                line = options.json ? ResultJSON.line(image: image, result: replaced.result, saved: saved)
                     : "saved \(DisplayText.terminal(saved)): \(replaced.result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
-                        + DetectionReport.format(decodeTime + replaceTime + writeTime) + " ms (decode \(DetectionReport.format(decodeTime)), detection "
-                        + DetectionReport.format(replaced.result.timings.total - replaced.result.timings.decode) + ", compositing "
-                        + DetectionReport.format(replaceTime - (replaced.result.timings.total - replaced.result.timings.decode)) + ", PNG \(DetectionReport.format(writeTime)))"
+                        + ResultJSON.milliseconds(decodeTime + replaceTime + writeTime) + " ms (decode \(ResultJSON.milliseconds(decodeTime)), detection "
+                        + ResultJSON.milliseconds(replaced.result.timings.total - replaced.result.timings.decode) + ", compositing "
+                        + ResultJSON.milliseconds(replaceTime - (replaced.result.timings.total - replaced.result.timings.decode)) + ", PNG \(ResultJSON.milliseconds(writeTime)))"
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
                 failures += 1
                 if options.json {
-                    line = DetectionReport.jsonErrorLine(image: image, error: error)
+                    line = ResultJSON.errorLine(image: image, error: error)
                 } else {
                     StandardStreams.message("error: \(error)")
                     done += 1

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YOLOServing
 import SwiftYOLO
 import SwiftYOLOVideo
 import YOLODetect
@@ -99,7 +100,7 @@ struct DetectCommand: ParsableCommand {
                 let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
                 if let masks { try saveInstanceMap(result, named: image, directory: masks) }
                 switch format {
-                case .json: line = DetectionReport.jsonLine(image: image, result: result, rotations: rotations, saved: saved)
+                case .json: line = ResultJSON.line(image: image, result: result, rotations: rotations, saved: saved)
                 case .array: line = DetectionReport.arrayLine(result.detections)
                 case .table: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
                 }
@@ -116,7 +117,7 @@ struct DetectCommand: ParsableCommand {
                     done += 1
                     continue
                 }
-                line = DetectionReport.jsonErrorLine(image: image, error: error)
+                line = ResultJSON.errorLine(image: image, error: error)
             }
             try StandardStreams.line(line)
             done += 1

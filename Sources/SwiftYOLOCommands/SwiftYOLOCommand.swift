@@ -24,9 +24,18 @@ package struct SwiftYOLOCommand: ParsableCommand {
             \(ExitStatus.help)
             """,
         version: VersionInfo.text,
-        subcommands: [DetectCommand.self, BackgroundCommand.self, VideoCommand.self, InspectCommand.self, VerifyCommand.self, BenchCommand.self])
+        subcommands: Self.commands)
 
     package init() {}
+
+    /// The subcommands; `serve` in every build but those made without the server (`SWIFTYOLO_SERVER=0`).
+    private static var commands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [DetectCommand.self, BackgroundCommand.self, VideoCommand.self]
+        #if canImport(SwiftYOLOServer)
+        commands.append(ServeCommand.self)
+        #endif
+        return commands + [InspectCommand.self, VerifyCommand.self, BenchCommand.self]
+    }
 
     /// Parses the command line byte for byte (`PathEncoding`), runs the command, and turns every
     /// outcome into one exit status (`ExitStatus`) and at most one line on stderr.

@@ -1,4 +1,5 @@
 import Foundation
+import YOLOServing
 import SwiftYOLOVideo
 
 /// How `video` prints its JSON Lines: one object per processed frame, settle events, frame
@@ -7,13 +8,10 @@ enum VideoReport {
     /// `{"frame": N, "time_s": T, "detections": [...], ...}`, or `"array": [...]` for `--format array`.
     static func frameLine(_ report: FrameReport, array: Bool, showsRotation: Bool, realtime: Bool) -> String {
         var fields = ["\"frame\": \(report.frame)", "\"time_s\": \(seconds(report.time))"]
-        if let file = report.file { fields.append("\"image\": \(DetectionReport.string(file))") }
+        if let file = report.file { fields.append("\"image\": \(ResultJSON.string(file))") }
         fields.append(detectionsField(report.detections, array: array, showsRotation: showsRotation))
         if realtime { fields.append("\"dropped\": \(report.dropped)") }
-        let t = report.timings
-        let timings = [("decode", t.decode), ("preprocess", t.preprocess), ("inference", t.inference), ("postprocess", t.postprocess), ("total", t.total)]
-            .map { "\"\($0)\": \(DetectionReport.format($1))" }.joined(separator: ", ")
-        fields.append("\"timing_ms\": {\(timings)}")
+        fields.append("\"timing_ms\": " + ResultJSON.timings(report.timings))
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
@@ -26,18 +24,18 @@ enum VideoReport {
     /// `{"frame": N, "time_s": T, "image": FILE, "error": MESSAGE}` for a frame that failed.
     static func frameErrorLine(frame: Int, time: Double, file: String?, message: String) -> String {
         "{\"frame\": \(frame), \"time_s\": \(seconds(time)), "
-            + (file.map { "\"image\": \(DetectionReport.string($0)), " } ?? "") + "\"error\": \(DetectionReport.string(message))}"
+            + (file.map { "\"image\": \(ResultJSON.string($0)), " } ?? "") + "\"error\": \(ResultJSON.string(message))}"
     }
 
     /// `{"event": "error", "source": NAME, "error": MESSAGE}` for a stream that cannot go on.
     static func streamErrorLine(source: String, message: String) -> String {
-        "{\"event\": \"error\", \"source\": \(DetectionReport.string(source)), \"error\": \(DetectionReport.string(message))}"
+        "{\"event\": \"error\", \"source\": \(ResultJSON.string(source)), \"error\": \(ResultJSON.string(message))}"
     }
 
     /// `{"event": "end", "source": NAME, "frames": R, "processed": P, "skipped": S, "dropped": D, "failed": F, "seconds": W, "fps": P/W}`.
     static func endLine(source: String, counts: SamplingCounts, failed: Int, wallSeconds: Double) -> String {
         let fps = wallSeconds > 0 ? Double(counts.processed) / wallSeconds : 0
-        return "{\"event\": \"end\", \"source\": \(DetectionReport.string(source)), \"frames\": \(counts.read), "
+        return "{\"event\": \"end\", \"source\": \(ResultJSON.string(source)), \"frames\": \(counts.read), "
             + "\"processed\": \(counts.processed), \"skipped\": \(counts.skipped), \"dropped\": \(counts.dropped), "
             + "\"failed\": \(failed), \"seconds\": \(String(format: "%.3f", wallSeconds)), \"fps\": \(String(format: "%.2f", fps))}"
     }
@@ -45,7 +43,7 @@ enum VideoReport {
     private static func detectionsField(_ detections: [StreamDetection], array: Bool, showsRotation: Bool) -> String {
         if array { return "\"array\": " + DetectionReport.arrayLine(detections.map(\.detection)) }
         let objects = detections.map {
-            DetectionReport.detectionObject($0.detection, rotation: showsRotation ? $0.rotation : nil, track: $0.track)
+            ResultJSON.detectionObject($0.detection, rotation: showsRotation ? $0.rotation : nil, track: $0.track)
         }
         return "\"detections\": [" + objects.joined(separator: ", ") + "]"
     }

@@ -1,0 +1,119 @@
+#if canImport(SwiftYOLOServer)
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import SwiftYOLO
+import SwiftYOLOServer
+import YOLOKernels
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve detection over HTTP: POST /v1/detect, the KServe v2 inference protocol, Prometheus metrics.",
+        discussion: """
+            The model is loaded and warmed up once, then the server listens (it prints the address, \
+            with the port it took for --port 0). Routes (docs/openapi.yaml):
+              POST /v1/detect                  a JPEG or PNG body (Content-Type image/jpeg or image/png, or a \
+            multipart/form-data file part); the answer is the object `detect --json` prints, "image" being \
+            the uploaded file's name or null
+              POST /v2/models/NAME/infer       KServe Open Inference Protocol v2: input "image" (BYTES, base64), \
+            output "detections" (FP32 [N, 6]: x1, y1, x2, y2, confidence, class)
+              GET  /v2/health/live, /v2/health/ready, /v2/models/NAME, /v2/models/NAME/ready
+              GET  /metrics                    Prometheus text format
+            NAME is the weight file's name without its extension (yolo11n).
+
+            The detection options below are defaults; a request overrides them with query parameters \
+            (?conf=0.5&classes=person,bus&imgsz=320&max_det=10&agnostic=true&end2end=true) or, on the v2 \
+            route, with the request's "parameters".
+
+            Detections run on --workers threads of their own; --max-queue more requests may wait, and \
+            the next one is answered 503 with Retry-After at once. A body over --max-body is answered 413 \
+            before it is read, another content type 415, an image that does not decode (or is over \
+            --max-pixels) 400 with the decoder's message, a client slower than --read-timeout 408. \
+            SIGTERM or SIGINT stops accepting, answers the requests in flight, and exits 0.
+
+            Examples:
+              swift-yolo serve --model Weights/yolo11n.swyolo --port 8080
+              curl -s --data-binary @bus.jpg -H 'Content-Type: image/jpeg' 'localhost:8080/v1/detect?conf=0.5'
+              curl -s -F image=@bus.jpg localhost:8080/v1/detect
+            """)
+
+    @OptionGroup var detector: DetectorArguments
+
+    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface).", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: "The port to listen on; 0 takes a free one.")
+    var port = 8080
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Detections run at once (default: the number of cores).", valueName: "n"))
+    var workers: Int?
+
+    @Option(name: .customLong("max-queue"), parsing: .unconditional, help: ArgumentHelp("Requests that may wait for a worker.", valueName: "n"))
+    var maxQueue = 32
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body (e.g. 20M).", valueName: "size"))
+    var maxBody = MemorySize(bytes: 20 * 1024 * 1024)
+
+    @Option(name: .customLong("read-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds a client may take to send its body, or stay idle.", valueName: "seconds"))
+    var readTimeout: Double = 30
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads of one detection; concurrent detections share them (default: the number of cores).", valueName: "n"))
+    var threads: Int?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must lie in 0...65535, got \(port)") }
+        if let workers { guard workers >= 1 else { throw ValidationError("--workers must be at least 1, got \(workers)") } }
+        if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") } }
+        guard maxQueue >= 0 else { throw ValidationError("--max-queue must not be negative, got \(maxQueue)") }
+        guard readTimeout > 0, readTimeout <= 86_400 else { throw ValidationError("--read-timeout must lie in (0, 86400] seconds, got \(readTimeout)") }
+    }
+
+    func run() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        ComputeThreads.set(threads ?? cores)
+        let detector = try detector.makeDetector()
+        let modelPath = self.detector.modelOptions.resolvedPath
+        var configuration = ServerConfiguration(modelName: URL(fileURLWithPath: modelPath).deletingPathExtension().lastPathComponent,
+                                                workers: workers ?? cores, maxQueue: maxQueue)
+        configuration.host = host
+        configuration.port = port
+        configuration.maxBody = maxBody.bytes
+        configuration.readTimeout = .milliseconds(Int64((readTimeout * 1000).rounded()))
+        let server = InferenceServer(detector: detector, configuration: configuration)
+        let host = host, workers = configuration.workers, maxQueue = maxQueue, name = configuration.modelName
+        do {
+            try Self.wait {
+                try await server.run { port in
+                    do {
+                        try StandardStreams.line("swift-yolo serve: listening on http://\(host):\(port) (model \(name), \(workers) workers, queue \(maxQueue))")
+                    } catch {
+                        StandardStreams.message("warning: could not write the listening line: \(error)")
+                    }
+                }
+            }
+        } catch {
+            throw CommandFailure.failed("serve on \(host):\(port): \(error)")
+        }
+    }
+
+    /// Runs `operation` to its end from this synchronous command (the main thread waits; the
+    /// server runs on Swift concurrency's and NIO's threads).
+    private static func wait(_ operation: @escaping @Sendable () async throws -> Void) throws {
+        let outcome = Mutex<(any Error)??>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await operation()
+                outcome.withLock { $0 = .some(nil) }
+            } catch {
+                outcome.withLock { $0 = .some(error) }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = outcome.withLock({ $0 }) ?? nil { throw error }
+    }
+}
+#endif

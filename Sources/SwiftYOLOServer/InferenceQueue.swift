@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Runs detections on threads of its own, `workers` at a time, so that forward passes never hold
+/// the threads of Swift concurrency or of NIO's event loops (which go on accepting, parsing and
+/// refusing requests meanwhile). At most `maxQueue` jobs wait; past that `submit` refuses at once
+/// instead of buffering without bound.
+package final class InferenceQueue: Sendable {
+    /// The queue was full: the caller answers 503.
+    package struct Full: Error {}
+
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var running = 0
+    }
+
+    package let workers: Int
+    package let maxQueue: Int
+    private let state = Mutex(State())
+    private let jobsWaiting = DispatchSemaphore(value: 0)
+    /// Called with (waiting, running) whenever either changes, for the metrics.
+    private let onChange: @Sendable (Int, Int) -> Void
+
+    package init(workers: Int, maxQueue: Int, onChange: @escaping @Sendable (_ waiting: Int, _ running: Int) -> Void = { _, _ in }) {
+        self.workers = max(1, workers)
+        self.maxQueue = max(0, maxQueue)
+        self.onChange = onChange
+        for index in 0..<self.workers {
+            let thread = Thread { [self] in work() }
+            thread.name = "swift-yolo inference \(index)"
+            thread.stackSize = 8 << 20  // as the main thread's: the forward pass recurses through the graph
+            thread.start()
+        }
+    }
+
+    /// Jobs waiting for a worker, and jobs running.
+    package var load: (waiting: Int, running: Int) { state.withLock { ($0.jobs.count, $0.running) } }
+
+    /// Runs `work` on a worker thread and returns its result; throws `Full` at once when every worker
+    /// is busy and `maxQueue` jobs already wait.
+    package func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
+            let counts = state.withLock { state -> (Int, Int)? in
+                guard state.jobs.count + state.running < workers + maxQueue else { return nil }
+                state.jobs.append(job)
+                return (state.jobs.count, state.running)
+            }
+            guard let counts else { return continuation.resume(throwing: Full()) }
+            onChange(counts.0, counts.1)
+            jobsWaiting.signal()
+        }
+    }
+
+    private func work() {
+        while true {
+            jobsWaiting.wait()
+            let (job, counts) = state.withLock { state in
+                state.running += 1
+                return (state.jobs.removeFirst(), (state.jobs.count, state.running))
+            }
+            onChange(counts.0, counts.1)
+            job()
+            let after = state.withLock { state in
+                state.running -= 1
+                return (state.jobs.count, state.running)
+            }
+            onChange(after.0, after.1)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import SwiftYOLO
+import Synchronization
+import Testing
+@testable import SwiftYOLOServer
+@testable import YOLOServing
+
+/// `swift-yolo serve`'s server in this process, on a free loopback port, with YOLO11n; every route
+/// and every refusal the issue lists, through a client that sends exactly the bytes given.
+@Suite(.serialized) struct ServerTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let bus = repository + "/../shared/images/bus.jpg"
+
+    /// Runs `body` against a server with `configure`d limits, then stops it.
+    static func withServer(_ configure: (inout ServerConfiguration) -> Void = { _ in },
+                           _ body: (RawHTTPClient, Detector) async throws -> Void) async throws {
+        let detector = try Detector(modelPath: repository + "/Weights/yolo11n.swyolo")
+        var configuration = ServerConfiguration(modelName: "yolo11n", workers: 2, maxQueue: 4)
+        configuration.port = 0
+        configure(&configuration)
+        let server = InferenceServer(detector: detector, configuration: configuration)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try await server.application { continuation.yield($0) }
+        let running = Task { try await app.run() }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        try await body(RawHTTPClient(port: port), detector)
+    }
+
+    static func post(_ path: String, type: String?, body: [UInt8], length: Int? = nil) -> [String] {
+        ["POST \(path) HTTP/1.1", "Host: localhost", "Connection: close", "Content-Length: \(length ?? body.count)"]
+            + (type.map { ["Content-Type: \($0)"] } ?? [])
+    }
+
+    static func get(_ path: String) -> [String] { ["GET \(path) HTTP/1.1", "Host: localhost", "Connection: close"] }
+
+    /// What `detect --json` prints for bus.jpg, without the timings.
+    static func expectedJSON(_ detector: Detector, options: DetectionOptions? = nil, name: String?) throws -> String {
+        let result = try detector.run(imageAt: bus, options: options)
+        return withoutTimings(ResultJSON.line(image: name, result: result))
+    }
+
+    static func withoutTimings(_ line: String) -> String {
+        line.replacingOccurrences(of: #""timing_ms": \{[^}]*\}"#, with: "", options: .regularExpression)
+    }
+
+    @Test func v1DetectAnswersTheCLIsObject() async throws {
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        try await Self.withServer { client, detector in
+            let raw = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image)
+            #expect(raw.status == 200 && raw.headers["content-type"] == "application/json")
+            #expect(Self.withoutTimings(raw.text.trimmingCharacters(in: .newlines)) == (try Self.expectedJSON(detector, name: nil)))
+
+            // A multipart upload names the image; query parameters override the options.
+            let form = Array("--xx\r\nContent-Disposition: form-data; name=\"image\"; filename=\"bus.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+                + image + Array("\r\n--xx--\r\n".utf8)
+            let multipart = try client.send(Self.post("/v1/detect?conf=0.5&classes=person", type: "multipart/form-data; boundary=xx", body: form), body: form)
+            var options = detector.options
+            options.confidenceThreshold = 0.5
+            options.classes = [0]
+            #expect(multipart.status == 200)
+            #expect(Self.withoutTimings(multipart.text.trimmingCharacters(in: .newlines)) == (try Self.expectedJSON(detector, options: options, name: "bus.jpg")))
+        }
+    }
+
+    @Test func kserveInferAnswersTheDetectionsAsAnNBy6Tensor() async throws {
+        let image = try Data(contentsOf: URL(fileURLWithPath: Self.bus))
+        try await Self.withServer { client, detector in
+            let request = Array("{\"id\": \"a\", \"inputs\": [{\"name\": \"image\", \"shape\": [1], \"datatype\": \"BYTES\", \"data\": [\"\(image.base64EncodedString())\"]}]}".utf8)
+            let answer = try client.send(Self.post("/v2/models/yolo11n/infer", type: "application/json", body: request), body: request)
+            #expect(answer.status == 200)
+            let expected = try detector.detect(imageAt: Self.bus)
+            #expect(answer.text.trimmingCharacters(in: .newlines) == InferenceProtocol.response(modelName: "yolo11n", id: "a", detections: expected))
+
+            let unknown = try client.send(Self.post("/v2/models/yolo99/infer", type: "application/json", body: request), body: request)
+            #expect(unknown.status == 404 && unknown.text.contains("no model named 'yolo99'"))
+        }
+    }
+
+    @Test func healthMetadataAndMetricsAnswer() async throws {
+        try await Self.withServer { client, _ in
+            #expect(try client.send(Self.get("/v2/health/live")).status == 200)
+            #expect(try client.send(Self.get("/v2/health/ready")).text.contains("\"ready\": true"))
+            let metadata = try client.send(Self.get("/v2/models/yolo11n"))
+            #expect(metadata.status == 200 && metadata.text.contains("\"name\": \"yolo11n\"") && metadata.text.contains("\"task\": \"detect\""))
+            #expect(try client.send(Self.get("/v2/models/other")).status == 404)
+            #expect(try client.send(Self.get("/nowhere")).status == 404)
+            let metrics = try client.send(Self.get("/metrics"))
+            #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+            #expect(metrics.text.contains(#"swiftyolo_http_requests_total{route="/v2/models/{name}",status="200"} 1"#))
+            #expect(metrics.text.contains(#"swiftyolo_http_requests_total{route="NotFound",status="404"} 1"#))
+            #expect(metrics.text.contains("swiftyolo_stage_duration_seconds_bucket{stage=\"inference\""))
+            #expect(metrics.text.contains("swiftyolo_queue_depth_requests 0"))
+        }
+    }
+
+    @Test func badRequestsGetTheirStatusAndTheServerGoesOn() async throws {
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        try await Self.withServer({ $0.readTimeout = .seconds(1) }) { client, _ in
+            // Garbage: the decoder's message.
+            let garbage = Array("this is not an image".utf8)
+            let refused = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: garbage), body: garbage)
+            #expect(refused.status == 400 && refused.text.contains("\"error\"") && refused.text.contains("image"))
+            // A truncated JPEG.
+            let truncated = Array(image.prefix(image.count / 3))
+            let cut = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: truncated), body: truncated)
+            #expect(cut.status == 400)
+            // A 60 MB body is refused from its Content-Length, before it is sent.
+            let huge = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: [], length: 60 << 20))
+            #expect(huge.status == 413 && huge.text.contains("limit"))
+            // The wrong type.
+            let text = try client.send(Self.post("/v1/detect", type: "text/plain", body: garbage), body: garbage)
+            #expect(text.status == 415)
+            #expect(try client.send(Self.post("/v2/models/yolo11n/infer", type: "image/png", body: garbage), body: garbage).status == 415)
+            // A bad option.
+            #expect(try client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
+            // A slow client: half the body, then silence past the read timeout.
+            let slow = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: Array(image.prefix(1000)), timeout: .seconds(10))
+            #expect(slow.status == 408)
+            // Still serving.
+            #expect(try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image).status == 200)
+        }
+    }
+
+    @Test func aBodyGrowingPastTheLimitIsRefused() async throws {
+        try await Self.withServer({ $0.maxBody = 1000 }) { client, _ in
+            let chunk = [UInt8](repeating: 0x41, count: 4000)
+            let head = ["POST /v1/detect HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: image/jpeg", "Transfer-Encoding: chunked"]
+            let chunked = Array("fa0\r\n".utf8) + chunk + Array("\r\n0\r\n\r\n".utf8)
+            let answer = try client.send(head, body: chunked)
+            #expect(answer.status == 413)
+        }
+    }
+
+    @Test func aFullQueueAnswers503WithRetryAfter() async throws {
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        try await Self.withServer({ $0.workers = 1; $0.maxQueue = 0 }) { client, _ in
+            let statuses = Mutex<[Int]>([])
+            let retryAfter = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                guard let answer = try? client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image) else { return }
+                statuses.withLock { $0.append(answer.status) }
+                if answer.status == 503 { retryAfter.withLock { $0.append(answer.headers["retry-after"] ?? "") } }
+            }
+            let all = statuses.withLock { $0 }
+            #expect(all.count == 6 && all.allSatisfy { $0 == 200 || $0 == 503 })
+            #expect(all.contains(200) && all.contains(503))
+            #expect(retryAfter.withLock { $0 }.allSatisfy { $0 == "1" })
+        }
+    }
+}
