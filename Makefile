@@ -117,6 +117,21 @@ serve-check: deps weights
 serve-load: deps weights release
 	Benchmarks/serve-load.sh .build/release/swift-yolo $(WEIGHTS) $(IMAGES)/bus.jpg
 
+## Scale-out with Ray (Examples/ray): a private venv with ray[data] and Pillow from PyPI, a local Ray instance, 36 images
+## made from bus.jpg and zidane.jpg, actors each keeping one `swift-yolo serve`; out/ray/{parquet,jsonl} must equal
+## `swift-yolo detect --json` image by image.
+RAY_VENV ?= .venv-ray
+.PHONY: demo-ray
+$(RAY_VENV)/bin/python:
+	$(PYTHON) -m venv $(RAY_VENV)
+	$(RAY_VENV)/bin/pip install --quiet "ray[data]" pillow
+demo-ray: deps weights $(RAY_VENV)/bin/python
+	swift build $(SWIFT_TEST_FLAGS) --product swift-yolo
+	@mkdir -p out
+	@$(RAY_VENV)/bin/python Examples/ray/check.py $(CURDIR)/.build/release/swift-yolo $(CURDIR)/$(WEIGHTS) $(abspath $(IMAGES)) out/ray \
+	  >out/ray.log 2>&1 || { tail -n 40 out/ray.log; exit 1; }
+	@tail -n 1 out/ray.log
+
 ## Detect in bus.jpg and write the annotated picture to out/bus.png.
 demo: deps weights release
 	.build/release/swift-yolo detect --model $(WEIGHTS) --save out $(IMAGES)/bus.jpg
