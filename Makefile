@@ -107,11 +107,13 @@ consumer-check: deps weights static
 	Examples/consumer/check.sh dist/swift-yolo
 
 ## `swift-yolo serve` end to end (tools/serve_check.py): /v1/detect and KServe infer against detect --json,
-## health and metrics, concurrency 32 (200s and 503s only), SIGTERM under load (exit 0, nothing dropped).
+## health and metrics, concurrency 32 (200s and 503s only), SIGTERM under load (exit 0, nothing dropped); then
+## schemathesis against docs/openapi.yaml (tools/serve-schemathesis.sh).
 .PHONY: serve-check serve-load
 serve-check: deps weights
 	swift build $(SWIFT_TEST_FLAGS) --product swift-yolo
 	$(PYTHON) tools/serve_check.py .build/release/swift-yolo $(WEIGHTS) $(IMAGES)/bus.jpg
+	tools/serve-schemathesis.sh .build/release/swift-yolo $(WEIGHTS)
 
 ## Throughput and latency of `serve` at concurrency 1, 2, 8 and 32 and RSS over a soak (Benchmarks/serve-load.sh, hey).
 serve-load: deps weights release

@@ -35,33 +35,42 @@ package struct InferenceServer: Sendable {
 
     /// Every route, behind the metrics.
     package func router() -> Router<BasicRequestContext> {
+        let routes = self.routes()
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.post("/v1/detect") { request, context in await detect(request, context: context) }
-        router.get("/v2") { _, _ in
-            json(.ok, "{\"name\": \"swift-yolo\", \"extensions\": []}")
-        }
-        router.get("/v2/health/live") { _, _ in json(.ok, "{\"live\": true}") }
-        // The model is loaded and warmed up before the server listens.
-        router.get("/v2/health/ready") { _, _ in json(.ok, "{\"ready\": true}") }
-        router.get("/v2/models/{name}") { _, context in
-            withModel(context) {
-                json(.ok, InferenceProtocol.metadata(modelName: configuration.modelName, task: detector.model.task.rawValue,
-                                                     classNames: detector.labels.names))
-            }
-        }
-        router.get("/v2/models/{name}/ready") { _, context in
-            withModel(context) { json(.ok, "{\"name\": \(ResultJSON.string(configuration.modelName)), \"ready\": true}") }
-        }
-        router.post("/v2/models/{name}/infer") { request, context in
-            guard context.parameters.get("name") == configuration.modelName else { return unknownModel(context) }
-            return await infer(request, context: context)
-        }
-        router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
-        }
+        router.add(middleware: AllowedMethodsMiddleware(routes: routes.map { ($0.method, $0.path) }))
+        for route in routes { router.on(RouterPath(route.path), method: route.method, use: route.handler) }
         return router
+    }
+
+    private typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+
+    /// Every route: method, path pattern, handler.
+    private func routes() -> [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+        [
+            (.post, "/v1/detect", { request, context in await detect(request, context: context) }),
+            (.get, "/v2", { _, _ in json(.ok, "{\"name\": \"swift-yolo\", \"extensions\": []}") }),
+            (.get, "/v2/health/live", { _, _ in json(.ok, "{\"live\": true}") }),
+            // The model is loaded and warmed up before the server listens.
+            (.get, "/v2/health/ready", { _, _ in json(.ok, "{\"ready\": true}") }),
+            (.get, "/v2/models/{name}", { _, context in
+                withModel(context) {
+                    json(.ok, InferenceProtocol.metadata(modelName: configuration.modelName, task: detector.model.task.rawValue,
+                                                         classNames: detector.labels.names))
+                }
+            }),
+            (.get, "/v2/models/{name}/ready", { _, context in
+                withModel(context) { json(.ok, "{\"name\": \(ResultJSON.string(configuration.modelName)), \"ready\": true}") }
+            }),
+            (.post, "/v2/models/{name}/infer", { request, context in
+                guard context.parameters.get("name") == configuration.modelName else { return unknownModel(context) }
+                return await infer(request, context: context)
+            }),
+            (.get, "/metrics", { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                         body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+            }),
+        ]
     }
 
     /// Runs one detection first (so that `/v2/health/ready` is true from the first request), then

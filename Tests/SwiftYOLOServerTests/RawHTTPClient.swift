@@ -5,8 +5,8 @@ import Glibc
 
 /// A client that writes exactly the bytes a test gives it (a slow client, a lying Content-Length,
 /// a truncated body) and reads the answer: HTTP/1.1 over a loopback socket.
-struct RawHTTPClient {
-    struct Answer {
+struct RawHTTPClient: Sendable {
+    struct Answer: Sendable {
         var status: Int
         var headers: [String: String]  // names lowercased
         var body: [UInt8]
@@ -18,9 +18,19 @@ struct RawHTTPClient {
     let port: Int
 
     /// Sends `head` (CRLF line ends are added) and `body`, in `pieces` with `pause` between them,
-    /// then reads the answer (at most `timeout` per read).
+    /// then reads the answer (at most `timeout` per read). The socket is used from a thread of its
+    /// own: blocking a thread of Swift concurrency would starve the in-process server of the
+    /// threads its handlers run on.
     func send(_ head: [String], body: [UInt8] = [], pieces: Int = 1, pause: Duration = .zero,
-              timeout: Duration = .seconds(30)) throws -> Answer {
+              timeout: Duration = .seconds(30)) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try exchange(head, body: body, pieces: pieces, pause: pause, timeout: timeout) })
+            }
+        }
+    }
+
+    private func exchange(_ head: [String], body: [UInt8], pieces: Int, pause: Duration, timeout: Duration) throws -> Answer {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         defer { close(socket) }

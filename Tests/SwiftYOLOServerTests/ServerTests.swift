@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import SwiftYOLO
-import Synchronization
 import Testing
 @testable import SwiftYOLOServer
 @testable import YOLOServing
@@ -49,14 +48,14 @@ import Testing
     @Test func v1DetectAnswersTheCLIsObject() async throws {
         let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
         try await Self.withServer { client, detector in
-            let raw = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image)
+            let raw = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image)
             #expect(raw.status == 200 && raw.headers["content-type"] == "application/json")
             #expect(Self.withoutTimings(raw.text.trimmingCharacters(in: .newlines)) == (try Self.expectedJSON(detector, name: nil)))
 
             // A multipart upload names the image; query parameters override the options.
             let form = Array("--xx\r\nContent-Disposition: form-data; name=\"image\"; filename=\"bus.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
                 + image + Array("\r\n--xx--\r\n".utf8)
-            let multipart = try client.send(Self.post("/v1/detect?conf=0.5&classes=person", type: "multipart/form-data; boundary=xx", body: form), body: form)
+            let multipart = try await client.send(Self.post("/v1/detect?conf=0.5&classes=person", type: "multipart/form-data; boundary=xx", body: form), body: form)
             var options = detector.options
             options.confidenceThreshold = 0.5
             options.classes = [0]
@@ -69,25 +68,28 @@ import Testing
         let image = try Data(contentsOf: URL(fileURLWithPath: Self.bus))
         try await Self.withServer { client, detector in
             let request = Array("{\"id\": \"a\", \"inputs\": [{\"name\": \"image\", \"shape\": [1], \"datatype\": \"BYTES\", \"data\": [\"\(image.base64EncodedString())\"]}]}".utf8)
-            let answer = try client.send(Self.post("/v2/models/yolo11n/infer", type: "application/json", body: request), body: request)
+            let answer = try await client.send(Self.post("/v2/models/yolo11n/infer", type: "application/json", body: request), body: request)
             #expect(answer.status == 200)
             let expected = try detector.detect(imageAt: Self.bus)
             #expect(answer.text.trimmingCharacters(in: .newlines) == InferenceProtocol.response(modelName: "yolo11n", id: "a", detections: expected))
 
-            let unknown = try client.send(Self.post("/v2/models/yolo99/infer", type: "application/json", body: request), body: request)
+            let unknown = try await client.send(Self.post("/v2/models/yolo99/infer", type: "application/json", body: request), body: request)
             #expect(unknown.status == 404 && unknown.text.contains("no model named 'yolo99'"))
         }
     }
 
     @Test func healthMetadataAndMetricsAnswer() async throws {
         try await Self.withServer { client, _ in
-            #expect(try client.send(Self.get("/v2/health/live")).status == 200)
-            #expect(try client.send(Self.get("/v2/health/ready")).text.contains("\"ready\": true"))
-            let metadata = try client.send(Self.get("/v2/models/yolo11n"))
+            #expect(try await client.send(Self.get("/v2/health/live")).status == 200)
+            #expect(try await client.send(Self.get("/v2/health/ready")).text.contains("\"ready\": true"))
+            let metadata = try await client.send(Self.get("/v2/models/yolo11n"))
             #expect(metadata.status == 200 && metadata.text.contains("\"name\": \"yolo11n\"") && metadata.text.contains("\"task\": \"detect\""))
-            #expect(try client.send(Self.get("/v2/models/other")).status == 404)
-            #expect(try client.send(Self.get("/nowhere")).status == 404)
-            let metrics = try client.send(Self.get("/metrics"))
+            #expect(try await client.send(Self.get("/v2/models/other")).status == 404)
+            #expect(try await client.send(Self.get("/nowhere")).status == 404)
+            let wrongMethod = try await client.send(["DELETE /v2/models/yolo11n HTTP/1.1", "Host: localhost", "Connection: close"])
+            #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET")
+            #expect(try await client.send(Self.get("/v1/detect")).headers["allow"] == "POST")
+            let metrics = try await client.send(Self.get("/metrics"))
             #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
             #expect(metrics.text.contains(#"swiftyolo_http_requests_total{route="/v2/models/{name}",status="200"} 1"#))
             #expect(metrics.text.contains(#"swiftyolo_http_requests_total{route="NotFound",status="404"} 1"#))
@@ -101,26 +103,26 @@ import Testing
         try await Self.withServer({ $0.readTimeout = .seconds(1) }) { client, _ in
             // Garbage: the decoder's message.
             let garbage = Array("this is not an image".utf8)
-            let refused = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: garbage), body: garbage)
+            let refused = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: garbage), body: garbage)
             #expect(refused.status == 400 && refused.text.contains("\"error\"") && refused.text.contains("image"))
             // A truncated JPEG.
             let truncated = Array(image.prefix(image.count / 3))
-            let cut = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: truncated), body: truncated)
+            let cut = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: truncated), body: truncated)
             #expect(cut.status == 400)
             // A 60 MB body is refused from its Content-Length, before it is sent.
-            let huge = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: [], length: 60 << 20))
+            let huge = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: [], length: 60 << 20))
             #expect(huge.status == 413 && huge.text.contains("limit"))
             // The wrong type.
-            let text = try client.send(Self.post("/v1/detect", type: "text/plain", body: garbage), body: garbage)
+            let text = try await client.send(Self.post("/v1/detect", type: "text/plain", body: garbage), body: garbage)
             #expect(text.status == 415)
-            #expect(try client.send(Self.post("/v2/models/yolo11n/infer", type: "image/png", body: garbage), body: garbage).status == 415)
+            #expect(try await client.send(Self.post("/v2/models/yolo11n/infer", type: "image/png", body: garbage), body: garbage).status == 415)
             // A bad option.
-            #expect(try client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
+            #expect(try await client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
             // A slow client: half the body, then silence past the read timeout.
-            let slow = try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: Array(image.prefix(1000)), timeout: .seconds(10))
+            let slow = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: Array(image.prefix(1000)), timeout: .seconds(10))
             #expect(slow.status == 408)
             // Still serving.
-            #expect(try client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image).status == 200)
+            #expect(try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image).status == 200)
         }
     }
 
@@ -129,7 +131,7 @@ import Testing
             let chunk = [UInt8](repeating: 0x41, count: 4000)
             let head = ["POST /v1/detect HTTP/1.1", "Host: localhost", "Connection: close", "Content-Type: image/jpeg", "Transfer-Encoding: chunked"]
             let chunked = Array("fa0\r\n".utf8) + chunk + Array("\r\n0\r\n\r\n".utf8)
-            let answer = try client.send(head, body: chunked)
+            let answer = try await client.send(head, body: chunked)
             #expect(answer.status == 413)
         }
     }
@@ -137,17 +139,15 @@ import Testing
     @Test func aFullQueueAnswers503WithRetryAfter() async throws {
         let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
         try await Self.withServer({ $0.workers = 1; $0.maxQueue = 0 }) { client, _ in
-            let statuses = Mutex<[Int]>([])
-            let retryAfter = Mutex<[String]>([])
-            DispatchQueue.concurrentPerform(iterations: 6) { _ in
-                guard let answer = try? client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image) else { return }
-                statuses.withLock { $0.append(answer.status) }
-                if answer.status == 503 { retryAfter.withLock { $0.append(answer.headers["retry-after"] ?? "") } }
+            let answers = try await withThrowingTaskGroup(of: RawHTTPClient.Answer.self) { group in
+                for _ in 0..<6 { group.addTask { try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image) } }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            let all = statuses.withLock { $0 }
+            let all = answers.map(\.status)
+            let retryAfter = answers.filter { $0.status == 503 }.map { $0.headers["retry-after"] ?? "" }
             #expect(all.count == 6 && all.allSatisfy { $0 == 200 || $0 == 503 })
             #expect(all.contains(200) && all.contains(503))
-            #expect(retryAfter.withLock { $0 }.allSatisfy { $0 == "1" })
+            #expect(retryAfter.allSatisfy { $0 == "1" })
         }
     }
 }

@@ -1,0 +1,37 @@
+import Hummingbird
+
+/// A request for a known path with a method it does not take gets 405 with `Allow` (Hummingbird's
+/// router would answer 404, as for a path that does not exist).
+struct AllowedMethodsMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    /// Each route's path pattern, split into segments (`{name}` matches any one segment).
+    private let routes: [(method: HTTPRequest.Method, segments: [Substring])]
+
+    init(routes: [(method: HTTPRequest.Method, path: String)]) {
+        self.routes = routes.map { ($0.method, $0.path.split(separator: "/")) }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            let response = try await next(request, context)
+            guard response.status == .notFound, context.endpointPath == nil || context.endpointPath == "NotFound" else { return response }
+            return allowed(request) ?? response
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let answer = allowed(request) else { throw error }
+            return answer
+        }
+    }
+
+    /// 405 with the methods of `request`'s path, or `nil` if no route has its path.
+    private func allowed(_ request: Request) -> Response? {
+        let segments = request.uri.path.split(separator: "/")
+        let methods = routes.filter { route in
+            route.segments.count == segments.count
+                && zip(route.segments, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
+        }.map(\.method)
+        guard !methods.isEmpty, !methods.contains(request.method) else { return nil }
+        let allow = methods.map(\.rawValue).joined(separator: ", ")
+        return Response(status: .methodNotAllowed, headers: [.allow: allow, .contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: "{\"error\": \"\(request.method.rawValue) is not allowed here; use \(allow)\"}\n")))
+    }
+}
