@@ -59,7 +59,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("read-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds a client may take to send its body, or stay idle.", valueName: "seconds"))
     var readTimeout: Double = 30
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads of one detection; concurrent detections share them (default: the number of cores).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads of one detection (default: the cores divided among the workers, at least 1: with the default workers, one each, so that a full server does not oversubscribe the cores; --workers 1 gives one request every core).", valueName: "n"))
     var threads: Int?
 
     func validate() throws {
@@ -72,7 +72,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        ComputeThreads.set(threads ?? cores)
+        ComputeThreads.set(threads ?? max(1, cores / (workers ?? cores)))
         let detector = try detector.makeDetector()
         let modelPath = self.detector.modelOptions.resolvedPath
         var configuration = ServerConfiguration(modelName: URL(fileURLWithPath: modelPath).deletingPathExtension().lastPathComponent,
