@@ -64,6 +64,17 @@ import Testing
         }
     }
 
+    /// A file name is only a name: a multipart upload naming a server-side path is detected in the
+    /// uploaded bytes, and the name comes back as given.
+    @Test func aFileNameNeverReadsAServerSideFile() async throws {
+        try await Self.withServer { client, _ in
+            let form = Array("--xx\r\nContent-Disposition: form-data; name=\"image\"; filename=\"\(Self.bus)\"\r\n\r\n".utf8)
+                + Array("not an image".utf8) + Array("\r\n--xx--\r\n".utf8)
+            let answer = try await client.send(Self.post("/v1/detect", type: "multipart/form-data; boundary=xx", body: form), body: form)
+            #expect(answer.status == 400 && answer.text.contains("\"image\": \"\(Self.bus)\"") && answer.text.contains("not a PNG or JPEG"))
+        }
+    }
+
     @Test func kserveInferAnswersTheDetectionsAsAnNBy6Tensor() async throws {
         let image = try Data(contentsOf: URL(fileURLWithPath: Self.bus))
         try await Self.withServer { client, detector in
