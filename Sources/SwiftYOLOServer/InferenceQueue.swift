@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs detections on threads of its own, `workers` at a time, so that forward passes never hold
 /// the threads of Swift concurrency or of NIO's event loops (which go on accepting, parsing and
@@ -16,7 +15,9 @@ package final class InferenceQueue: Sendable {
 
     package let workers: Int
     package let maxQueue: Int
-    private let state = Mutex(State())
+    // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
+    private let lock = NSLock()
+    nonisolated(unsafe) private var state = State()  // guarded by `lock`
     private let jobsWaiting = DispatchSemaphore(value: 0)
     /// Called with (waiting, running) whenever either changes, for the metrics.
     private let onChange: @Sendable (Int, Int) -> Void
@@ -34,14 +35,14 @@ package final class InferenceQueue: Sendable {
     }
 
     /// Jobs waiting for a worker, and jobs running.
-    package var load: (waiting: Int, running: Int) { state.withLock { ($0.jobs.count, $0.running) } }
+    package var load: (waiting: Int, running: Int) { lock.withLock { (state.jobs.count, state.running) } }
 
     /// Runs `work` on a worker thread and returns its result; throws `Full` at once when every worker
     /// is busy and `maxQueue` jobs already wait.
     package func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
-            let counts = state.withLock { state -> (Int, Int)? in
+            let counts = lock.withLock { () -> (Int, Int)? in
                 guard state.jobs.count + state.running < workers + maxQueue else { return nil }
                 state.jobs.append(job)
                 return (state.jobs.count, state.running)
@@ -55,13 +56,13 @@ package final class InferenceQueue: Sendable {
     private func work() {
         while true {
             jobsWaiting.wait()
-            let (job, counts) = state.withLock { state in
+            let (job, counts) = lock.withLock {
                 state.running += 1
                 return (state.jobs.removeFirst(), (state.jobs.count, state.running))
             }
             onChange(counts.0, counts.1)
             job()
-            let after = state.withLock { state in
+            let after = lock.withLock {
                 state.running -= 1
                 return (state.jobs.count, state.running)
             }
