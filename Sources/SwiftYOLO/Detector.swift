@@ -130,6 +130,14 @@ public final class Detector: Sendable {
         return try run(image, options: options, decodeTime: decodeTime)
     }
 
+    /// Decodes an encoded image (JPEG or PNG bytes; `name` is what its errors call it) and detects in
+    /// it, with timings; `options` for this call only.
+    public func run(encoded bytes: [UInt8], name: String = "<memory>", options: DetectionOptions? = nil) throws -> DetectionResult {
+        var decodeTime = Duration.zero
+        let image = try measure(&decodeTime) { try decoder.decode(bytes, name: name) }
+        return try run(image, options: options, decodeTime: decodeTime)
+    }
+
     /// Detects in a decoded image, with timings; `options` for this call only (default: the
     /// detector's); `decodeTime` is reported as the decode stage.
     public func run(_ image: RGBImage, options: DetectionOptions? = nil, decodeTime: Duration = .zero) throws -> DetectionResult {

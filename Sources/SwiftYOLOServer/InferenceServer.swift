@@ -111,8 +111,8 @@ package struct InferenceServer: Sendable {
 
     private func infer(_ request: Request, context: BasicRequestContext) async -> Response {
         do {
-            let contentType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard contentType == nil || contentType == "application/json" else {
+            let mediaType = request.headers[.contentType].map { MediaType.of($0) }
+            guard mediaType == nil || mediaType == "application/json" else {
                 throw RequestError(status: 415, "unsupported content type '\(request.headers[.contentType] ?? "")': send application/json")
             }
             let body = try await bodyReader.read(request, context: context)
@@ -135,12 +135,8 @@ package struct InferenceServer: Sendable {
     /// Decodes and detects on a worker thread; records the stages.
     private func run(_ bytes: [UInt8], name: String?, options: DetectionOptions) async throws -> DetectionResult {
         let detector = detector
-        let result = try await queue.submit { () throws -> DetectionResult in
-            var decodeTime = Duration.zero
-            let start = ContinuousClock.now
-            let image = try detector.decoder.decode(bytes, name: name ?? "the uploaded image")
-            decodeTime = .now - start
-            return try detector.run(image, options: options, decodeTime: decodeTime)
+        let result = try await queue.submit {
+            try detector.run(encoded: bytes, name: name ?? "the uploaded image", options: options)
         }
         metrics.recordStages(result.timings)
         return result
@@ -183,14 +179,5 @@ package struct InferenceServer: Sendable {
         var logger = Logger(label: "swift-yolo serve")
         logger.logLevel = .warning
         return logger
-    }
-}
-
-extension Duration {
-    /// The whole duration in nanoseconds (saturating), for NIO's `TimeAmount`.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product &+ attoseconds / 1_000_000_000
     }
 }

@@ -118,6 +118,23 @@ import YOLOVideo
         #expect(throws: DetectorError.invalidOptions(reason: "class id 80 is outside 0..<80")) { try detector.detect(imageAt: Self.bus, options: bad) }
     }
 
+    /// Encoded bytes give the file's detections, and their errors carry the name given.
+    @Test func encodedBytesEqualTheFile() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights())
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        var options = DetectionOptions()
+        options.classes = [0]
+        let fromBytes = try detector.run(encoded: bytes, name: "upload.jpg", options: options)
+        #expect(fromBytes.detections == (try detector.run(imageAt: Self.bus, options: options)).detections)
+        #expect(fromBytes.detections.count == 4 && fromBytes.timings.decode > .zero, "\(fromBytes)")
+        do {
+            _ = try detector.run(encoded: Array(bytes.prefix(600)), name: "upload.jpg")
+            Issue.record("a truncated JPEG was detected in")
+        } catch {
+            #expect(error.localizedDescription.contains("upload.jpg"), "\(error.localizedDescription)")
+        }
+    }
+
     /// Errors say what is wrong through `localizedDescription` too, and results round-trip through JSON.
     @Test func errorsAreLocalizedAndResultsCodable() throws {
         let detector = try Detector(modelPath: try Fixtures.referenceWeights())
