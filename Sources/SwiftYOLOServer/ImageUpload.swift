@@ -13,7 +13,7 @@ struct ImageUpload: Sendable {
     /// Reads the upload from `request`; 415 for another content type, 400 for a malformed form.
     static func read(_ request: Request, context: BasicRequestContext, reader: RequestBodyReader) async throws(RequestError) -> ImageUpload {
         let contentType = request.headers[.contentType] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = MediaType.of(contentType)
         if imageTypes.contains(mediaType) {
             return ImageUpload(bytes: try await reader.read(request, context: context), name: nil)
         }

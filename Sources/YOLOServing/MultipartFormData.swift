@@ -24,8 +24,8 @@ package struct MultipartFormData: Sendable {
     /// The boundary of a `Content-Type: multipart/form-data; boundary=…` header, or `nil` if the type
     /// is not form data or names no usable boundary (1 to 70 characters, RFC 2046).
     package static func boundary(contentType: String) -> String? {
+        guard MediaType.of(contentType) == "multipart/form-data" else { return nil }
         let fields = contentType.split(separator: ";").map { $0.trimmingWhitespace() }
-        guard let type = fields.first, type.lowercased() == "multipart/form-data" else { return nil }
         for field in fields.dropFirst() {
             guard let equals = field.firstIndex(of: "=") else { continue }
             guard field[..<equals].trimmingWhitespace().lowercased() == "boundary" else { continue }
@@ -93,7 +93,7 @@ package struct MultipartFormData: Sendable {
                 part.name = parameters["name"]
                 part.filename = parameters["filename"]
             case "content-type":
-                part.contentType = value.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() }
+                part.contentType = value.isEmpty ? nil : MediaType.of(value)
             default:
                 break
             }
