@@ -7,7 +7,12 @@ extension PhaseSplitConvolution {
     /// `⌈height/2⌉ × ⌈width/2⌉`.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, into output: UnsafeMutablePointer<Float>) {
-        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, phaseWidth = outputWidth + 1
+        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2
+        // Output rows of whole vectors are multiplied row by row, straight into the output. Their
+        // phase rows are padded to whole cache lines (16 floats), so that the six taps with no
+        // column offset read each row of B from one line, where most reads would straddle two.
+        let wholeRows = outputWidth % FloatVector.scalarCount == 0 && outputWidth >= 4 * FloatVector.scalarCount
+        let phaseWidth = wholeRows ? (outputWidth + 16) / 16 * 16 : outputWidth + 1
         // Blocks of output rows whose four phases take about 192 KiB, but of at least 512 columns (the
         // GEMM wastes part of a vector tile at the end of every block); their number a multiple of
         // the threads, the rows spread evenly over them (each block splits its own input into
@@ -47,7 +52,7 @@ extension PhaseSplitConvolution {
                 }
             }
             let outputPlane = outputHeight * outputWidth
-            if outputWidth % FloatVector.scalarCount == 0 && outputWidth >= 4 * FloatVector.scalarCount {
+            if wholeRows {
                 // Rows of whole vectors: one GEMM per output row, straight into the output.
                 for row in 0..<rows {
                     multiply(firstColumn: row * phaseWidth, columns: outputWidth,

@@ -30,6 +30,9 @@ import YOLOModel
         cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 9, width: 71))
         cases.append(Case(inputChannels: 3, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 64, width: 48))
         cases.append(Case(inputChannels: 4, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 5, width: 128))
+        // OW = 40: rows of whole 8-float vectors but not of whole 16-column tiles (padded phase rows
+        // of 48, a last vector of 8 columns), narrow with 16-float vectors.
+        cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 6, width: 80))
         // Winograd F(4×4, 3×3): sizes that are not multiples of 4 (partial tiles), one tile, tile
         // rows that end in a partial vector of tiles (width 70: 18 tiles), several blocks.
         for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6), (37, 70), (6, 130)] {
