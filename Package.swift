@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "YOLODetect", dependencies: ["YOLOFileSystem"]),
 
         // The public facade and the command-line tool.
-        .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOModel", "YOLOImage", "YOLODetect"]),
+        .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOModel", "YOLOImage", "YOLODetect"]),
         // Video streams and the recipes around a detector: tracking, settle events, rotation passes.
         .target(name: "YOLOVideo", dependencies: ["YOLOImage", "YOLOFileSystem"]),
         .target(name: "YOLORecipes", dependencies: ["YOLODetect", "YOLOImage"]),

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 
@@ -89,8 +90,20 @@ final class ResizeEquivalenceTests: XCTestCase {
         }
     }
 
+    /// A loop of `threads` parts run by `DispatchQueue.concurrentPerform`: several at once.
+    func concurrent(_ threads: Int) -> ParallelLoop {
+        struct Body: @unchecked Sendable { let run: (Int) -> Void }  // each iteration writes only its own part
+        return ParallelLoop(threads: threads) { count, body in
+            withoutActuallyEscaping(body) { body in
+                let shared = Body(run: body)
+                DispatchQueue.concurrentPerform(iterations: count) { shared.run($0) }
+            }
+        }
+    }
+
     /// Canvases in every mode (letterbox and square padding, stretch, crop), with and without
-    /// scale-up, odd pad values and target sizes, then their CHW floats bit for bit.
+    /// scale-up, odd pad values and target sizes, then their CHW floats bit for bit; cut into 1
+    /// to 5 bands and ranges run at once.
     func testCanvasAndCHWMatchReference() {
         var rng = SplitMix64(seed: 640)
         for _ in 0..<300 {
@@ -99,13 +112,14 @@ final class ResizeEquivalenceTests: XCTestCase {
                 targetHeight: Int.random(in: 1...96, using: &rng), targetWidth: Int.random(in: 1...96, using: &rng),
                 mode: ResizeMode.allCases.randomElement(using: &rng)!, stride: [1, 8, 32].randomElement(using: &rng)!,
                 padValue: UInt8.random(in: 0...255, using: &rng), scaleUp: Bool.random(using: &rng))
-            let what = "\(image.width)x\(image.height), \(options)"
-            let (canvas, g) = Preprocessor(options: options).canvas(for: image)
+            let threads = Int.random(in: 1...5, using: &rng)
+            let what = "\(image.width)x\(image.height), \(options), \(threads) threads"
+            let (canvas, g) = Preprocessor(options: options, parallel: concurrent(threads)).canvas(for: image)
             let expected = referenceCanvas(image, options: options)
             XCTAssertEqual([canvas.width, canvas.height], [expected.width, expected.height], what)
             XCTAssertEqual([g.inputWidth, g.inputHeight], [canvas.width, canvas.height], what)
             assertSame(canvas.pixels, expected.pixels, what)
-            assertCHWMatchesReference(canvas, what)
+            assertCHWMatchesReference(canvas, parallel: concurrent(threads), what)
         }
     }
 
@@ -115,17 +129,20 @@ final class ResizeEquivalenceTests: XCTestCase {
         for size in [640, 320, 1280, 96] {
             for mode in ResizeMode.allCases {
                 let options = PreprocessOptions(imageSize: size, mode: mode)
-                let (canvas, _) = Preprocessor(options: options).canvas(for: bus)
-                assertSame(canvas.pixels, referenceCanvas(bus, options: options).pixels, "bus.jpg at \(size) \(mode)")
-                assertCHWMatchesReference(canvas, "bus.jpg at \(size) \(mode)")
+                let expected = referenceCanvas(bus, options: options)
+                for threads in [1, 2, 3] {
+                    let (canvas, _) = Preprocessor(options: options, parallel: concurrent(threads)).canvas(for: bus)
+                    assertSame(canvas.pixels, expected.pixels, "bus.jpg at \(size) \(mode), \(threads) threads")
+                    assertCHWMatchesReference(canvas, parallel: concurrent(threads), "bus.jpg at \(size) \(mode), \(threads) threads")
+                }
             }
         }
     }
 
-    func assertCHWMatchesReference(_ canvas: RGBImage, _ what: @autoclosure () -> String,
+    func assertCHWMatchesReference(_ canvas: RGBImage, parallel: ParallelLoop, _ what: @autoclosure () -> String,
                                    file: StaticString = #filePath, line: UInt = #line) {
         var fast = [Float](repeating: .nan, count: canvas.pixels.count)
-        fast.withUnsafeMutableBufferPointer { Preprocessor.writeCHW(canvas, into: $0) }
+        fast.withUnsafeMutableBufferPointer { Preprocessor.writeCHW(canvas, into: $0, parallel: parallel) }
         let slow = referenceCHW(canvas)
         XCTAssertEqual(fast.count, slow.count, what(), file: file, line: line)
         guard let index = fast.indices.first(where: { $0 < slow.count && fast[$0].bitPattern != slow[$0].bitPattern }) else { return }

@@ -1,0 +1,19 @@
+/// How a loop of independent iterations runs: `run(count, body)` calls `body(i)` once for every
+/// `i` in `0..<count`, possibly several at once, where each `i` writes only what it owns; `threads`
+/// is how many run at once, which callers use to cut their work into that many parts. A detector
+/// passes the kernels' thread pool; the default runs serially.
+package struct ParallelLoop: Sendable {
+    package let threads: Int
+    package let run: @Sendable (_ count: Int, _ body: (Int) -> Void) -> Void
+
+    package init(threads: Int, run: @escaping @Sendable (_ count: Int, _ body: (Int) -> Void) -> Void) {
+        precondition(threads > 0, "a parallel loop needs at least one thread")
+        self.threads = threads
+        self.run = run
+    }
+
+    /// One iteration after another on the calling thread.
+    package static let serial = ParallelLoop(threads: 1) { count, body in
+        for index in 0..<count { body(index) }
+    }
+}
