@@ -19,7 +19,8 @@ package enum ComputeThreads {
         setBLASThreadCount(1)
     }
 
-    /// Runs `body(i)` for `i` in `0..<iterations`, spread over the threads in contiguous chunks; the
+    /// Runs `body(i)` for `i` in `0..<iterations`, cut into contiguous chunks (up to
+    /// `WorkerPool.chunksPerThread` per thread) that the threads claim in order as they come free; the
     /// calling thread takes the first chunk. `body` must only write what iteration `i` owns. Inside
     /// another `parallelFor` it runs serially.
     package static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
@@ -35,7 +36,14 @@ package enum ComputeThreads {
 /// sleeping thread for each would cost as much as the work: a worker that finishes spins for up to
 /// `spinTime` watching for the next job before it sleeps, and the caller spins the same way for
 /// the workers to finish (as OpenMP runtimes do, with KMP_BLOCKTIME).
+///
+/// A job is cut into more chunks than threads where it has the iterations, claimed in order by
+/// whichever thread is free, the caller included: on a host whose cores run at unequal speeds (a
+/// neighbour on a sibling hyperthread) the faster thread takes more of the work instead of waiting
+/// for the slower one's fixed half (docs/performance.md, 2026-11-25).
 final class WorkerPool: @unchecked Sendable {
+    /// Chunks per thread at most, for the threads that come free first to take over.
+    static let chunksPerThread = 4
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var threadCount = 1
@@ -84,8 +92,8 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     func run(_ iterations: Int, _ body: (Int) -> Void) {
-        let parts = min(threads, iterations)
-        guard parts > 1, !isInsideParallelRegion else {
+        let parts = min(Self.chunksPerThread * threads, iterations)
+        guard threads > 1, parts > 1, !isInsideParallelRegion else {
             for i in 0..<iterations { body(i) }
             return
         }
@@ -112,6 +120,18 @@ final class WorkerPool: @unchecked Sendable {
 
             Thread.current.threadDictionary[Self.isWorkerKey] = true
             chunk(0)
+            while true {  // then the chunks nobody has taken yet, as a worker does
+                condition.lock()
+                guard nextChunk < chunks else { condition.unlock(); break }
+                let part = nextChunk
+                nextChunk += 1
+                condition.unlock()
+                chunk(part)
+                condition.lock()
+                unfinished -= 1
+                unfinishedChunks.store(unfinished, ordering: .releasing)
+                condition.unlock()
+            }
             Thread.current.threadDictionary[Self.isWorkerKey] = nil
 
             _ = spin { unfinishedChunks.load(ordering: .acquiring) == 0 }

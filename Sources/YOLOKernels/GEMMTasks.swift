@@ -2,13 +2,14 @@
 /// row panels — is cut into tasks for `ComputeThreads.parallelFor`, so that every thread gets the
 /// same share.
 ///
-/// `parallelFor` hands each thread one contiguous run of task indices. When the blocks divide
-/// evenly among the threads, or there are enough of them that the odd one out matters little (at
-/// least four per thread), a task is a block with all the panels. Otherwise (two threads and three
-/// blocks, say, or one block) each block is also cut into one share of the panels per thread, and
-/// the tasks are numbered share-major: thread `t` then gets share `t` of every block, which is
-/// `1/threads` of the work whatever the blocks' sizes. (Sharing costs something: every share reads
-/// the block's input again. At 25 blocks on two threads it was slower than the 13 : 12 split.)
+/// `parallelFor` cuts the task indices into contiguous chunks, a few per thread, that the threads
+/// claim as they come free. When the blocks divide evenly among the threads, or there are enough of
+/// them that the odd one out matters little (at least four per thread), a task is a block with all
+/// the panels. Otherwise (two threads and three blocks, say, or one block) each block is also cut
+/// into one share of the panels per thread, and the tasks are numbered share-major: the work is
+/// then even along the task indices whatever the blocks' sizes, and so are the chunks. (Sharing
+/// costs something: every share reads the block's input again. At 25 blocks on two threads it was
+/// slower than the 13 : 12 split.)
 package struct GEMMTasks {
     package let blocks: Int
     package let panels: Int
