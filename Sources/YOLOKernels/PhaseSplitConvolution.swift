@@ -16,18 +16,30 @@ package struct PhaseSplitConvolution: Sendable {
     /// `[C_out, 9 · C_in]`, column `tap · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]`.
     package let filters: PackedMatrix
 
-    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major.
+    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major, straight into `PackedMatrix`'s
+    /// layout (`[C_out, 9 · C_in]` row `o`, column `tap · C_in + c` at `((o / 8) · 9 · C_in + column) · 8
+    /// + o mod 8`), reading each filter in order; the last panel's padding rows are zeros.
     package init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
-        var tapMajor = [Float](repeating: 0, count: outputChannels * 9 * inputChannels)
-        for o in 0..<outputChannels {
-            for c in 0..<inputChannels {
-                for tap in 0..<9 { tapMajor[(o * 9 + tap) * inputChannels + c] = weights[(o * inputChannels + c) * 9 + tap] }
+        let panelRows = PackedMatrix.panelRows, depth = 9 * inputChannels
+        let panels = (outputChannels + panelRows - 1) / panelRows
+        let packed = [Float](unsafeUninitializedCapacity: panels * panelRows * depth) { packed, count in
+            weights.withUnsafeBufferPointer { weights in
+                for o in 0..<outputChannels {
+                    let (panel, lane) = o.quotientAndRemainder(dividingBy: panelRows)
+                    let row = packed.baseAddress! + panel * depth * panelRows + lane
+                    for c in 0..<inputChannels {
+                        for tap in 0..<9 { (row + (tap * inputChannels + c) * panelRows).initialize(to: weights[(o * inputChannels + c) * 9 + tap]) }
+                    }
+                }
             }
+            for o in outputChannels..<(panels * panelRows) {
+                let (panel, lane) = o.quotientAndRemainder(dividingBy: panelRows)
+                for column in 0..<depth { packed.initializeElement(at: (panel * depth + column) * panelRows + lane, to: 0) }
+            }
+            count = panels * panelRows * depth
         }
-        filters = tapMajor.withUnsafeBufferPointer {
-            PackedMatrix(rows: outputChannels, depth: 9 * inputChannels, matrix: $0.baseAddress!, rowStride: 9 * inputChannels)
-        }
+        filters = PackedMatrix(rows: outputChannels, depth: depth, packed: packed, offset: 0)
     }
 }

@@ -33,17 +33,20 @@ package struct WinogradConvolution: Sendable {
         // The 36 planes side by side, each already in `PackedMatrix`'s layout (zero rows pad the last
         // panel): U_ξ[o][c] at ξ · planeSize + ((o / 8) · C_in + c) · 8 + o mod 8.
         let panelRows = PackedMatrix.panelRows
-        let planeSize = (outputChannels + panelRows - 1) / panelRows * panelRows * inputChannels
-        var transformed = [Float](repeating: 0, count: 36 * planeSize)
-        transformed.withUnsafeMutableBufferPointer { transformed in
+        let panels = (outputChannels + panelRows - 1) / panelRows
+        let planeSize = panels * panelRows * inputChannels
+        // A panel's eight filters at a time, one per lane, so that each of the 36 values of a
+        // channel's transform is one store of the panel's eight rows; lanes past the last filter
+        // transform zeros into the padding rows. Every float is written, none first zeroed.
+        let transformed = [Float](unsafeUninitializedCapacity: 36 * planeSize) { transformed, count in
             weights.withUnsafeBufferPointer { weights in
-                ComputeThreads.parallelFor(outputChannels) { o in
-                    // Eight input channels at a time, one per lane.
-                    for firstChannel in stride(from: 0, to: inputChannels, by: 8) {
-                        let lanes = min(8, inputChannels - firstChannel)
+                let weights = weights.baseAddress!, transformed = transformed.baseAddress!
+                ComputeThreads.parallelFor(panels) { panel in
+                    let filters = min(panelRows, outputChannels - panel * panelRows)
+                    for c in 0..<inputChannels {
                         @inline(__always) func tap(_ k: Int) -> SIMD8<Double> {
                             var values = SIMD8<Double>()
-                            for lane in 0..<lanes { values[lane] = Double(weights[(o * inputChannels + firstChannel + lane) * 9 + k]) }
+                            for lane in 0..<filters { values[lane] = Double(weights[((panel * panelRows + lane) * inputChannels + c) * 9 + k]) }
                             return values
                         }
                         // G g, column by column of g: 6×3.
@@ -51,11 +54,11 @@ package struct WinogradConvolution: Sendable {
                                        filterTransform(tap(1), tap(4), tap(7)),
                                        filterTransform(tap(2), tap(5), tap(8)))
                         // (G g) Gᵀ, row by row of G g, rounded once into plane ξ = 6·row + col.
-                        let destination = transformed.baseAddress! + ((o / panelRows) * inputChannels + firstChannel) * panelRows + o % panelRows
+                        let destination = UnsafeMutableRawPointer(transformed + (panel * inputChannels + c) * panelRows)
                         @inline(__always) func put(_ row: Int, _ a: SIMD8<Double>, _ b: SIMD8<Double>, _ e: SIMD8<Double>) {
                             @inline(__always) func store(_ col: Int, _ values: SIMD8<Double>) {
-                                let plane = destination + (6 * row + col) * planeSize
-                                for lane in 0..<lanes { plane[lane * panelRows] = Float(values[lane]) }
+                                destination.storeBytes(of: SIMD8<Float>(values), toByteOffset: (6 * row + col) * planeSize * 4,
+                                                       as: SIMD8<Float>.self)
                             }
                             let u = filterTransform(a, b, e)
                             store(0, u.0); store(1, u.1); store(2, u.2); store(3, u.3); store(4, u.4); store(5, u.5)
@@ -69,6 +72,7 @@ package struct WinogradConvolution: Sendable {
                     }
                 }
             }
+            count = 36 * planeSize
         }
         transformedWeights = (0..<36).map { xi in
             PackedMatrix(rows: outputChannels, depth: inputChannels, packed: transformed, offset: xi * planeSize)
