@@ -33,6 +33,7 @@ package struct WinogradConvolution: Sendable {
         // The 36 planes side by side, each already in `PackedMatrix`'s layout (zero rows pad the last
         // panel): U_ξ[o][c] at ξ · planeSize + ((o / 8) · C_in + c) · 8 + o mod 8.
         let panelRows = PackedMatrix.panelRows
+        precondition(panelRows == SIMD8<Float>.scalarCount, "the transform stores a panel's rows as one SIMD8")
         let panels = (outputChannels + panelRows - 1) / panelRows
         let planeSize = panels * panelRows * inputChannels
         // A panel's eight filters at a time, one per lane, so that each of the 36 values of a
