@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Before/after for an optimization: times two or more swift-yolo binaries in alternation (A B C,
-# A B C, …) with `swift-yolo bench --json`, so that drifts in the machine's speed hit them alike,
-# and prints each one's median of the per-round medians and its ratio to the first; with --layers,
-# also the per-layer medians side by side (the README's per-layer tables).
+# C B A, …) with `swift-yolo bench --json`, so that drifts in the machine's speed hit them alike,
+# and prints each one's median of the per-round medians and its ratio to the first, then each
+# one's ratio to the first taken round by round (median and quartiles: the figure to quote on a
+# shared host) and its fastest run; with --layers, also the per-layer medians side by side (the
+# README's per-layer tables).
 #
 #   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] [--pin CPUS] BINARY BINARY...
 #
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --layers) layers=1; shift ;;
     --pin) pin=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -35,24 +37,39 @@ if [ -n "$pin" ]; then
 fi
 for binary in "$@"; do [ -x "$binary" ] || { echo "compare.sh: '$binary' is not an executable" >&2; exit 2; }; done
 
+binaries=("$@")
+reversed=()
+for ((i = ${#binaries[@]} - 1; i >= 0; i--)); do reversed+=("${binaries[i]}"); done
 for round in $(seq "$rounds"); do
-  for binary in "$@"; do
+  # Every other round in the reverse order, so that no binary always runs right after another.
+  if (( round % 2 )); then order=("${binaries[@]}"); else order=("${reversed[@]}"); fi
+  for binary in "${order[@]}"; do
     OPENBLAS_CORETYPE= "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
       | python3 -c "import json, sys; print(json.dumps([sys.argv[1], json.load(sys.stdin)]))" "$binary"
   done
 done | python3 -c '
 import collections, json, statistics, sys
-reports = collections.OrderedDict()
+reports = collections.OrderedDict((binary, []) for binary in sys.argv[2:])
 for line in sys.stdin:
     binary, report = json.loads(line)
-    reports.setdefault(binary, []).append(report)
-first = None
+    reports[binary].append(report)
+first = reports[sys.argv[2]]
 for binary, runs in reports.items():
     values = [run["median_ms"] for run in runs]
     median = statistics.median(values)
-    first = first or median
     rounds = ", ".join(f"{v:.2f}" for v in values)
-    print(f"{binary}: median {median:.2f} ms ({median / first:.3f}x the first; rounds {rounds})")
+    baseline = statistics.median(run["median_ms"] for run in first)
+    print(f"{binary}: median {median:.2f} ms ({median / baseline:.3f}x the first; rounds {rounds})")
+# On a shared host the speed of the whole machine drifts from round to round: the ratio to the first
+# binary within each round cancels most of it.
+if len(first) >= 2:
+    print()
+    for binary, runs in list(reports.items())[1:]:
+        ratios = [run["median_ms"] / base["median_ms"] for run, base in zip(runs, first)]
+        quartiles = statistics.quantiles(ratios, n=4)
+        fastest, fastestFirst = min(run["min_ms"] for run in runs), min(run["min_ms"] for run in first)
+        print(f"{binary} / {sys.argv[2]}, round by round: median {statistics.median(ratios):.3f}x "
+              f"(quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f}); fastest runs {fastest:.2f} against {fastestFirst:.2f} ms")
 if sys.argv[1] == "1":
     binaries = list(reports)
     print()
@@ -61,4 +78,4 @@ if sys.argv[1] == "1":
         medians = [statistics.median(run["layers"][index]["median_ms"] for run in reports[b]) for b in binaries]
         module = layer["module"]
         print(f"{index:5}  {module:<12}" + "".join(f"{m:9.2f}" for m in medians))
-' "$layers"
+' "$layers" "$@"

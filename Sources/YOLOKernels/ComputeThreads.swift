@@ -120,18 +120,9 @@ final class WorkerPool: @unchecked Sendable {
 
             Thread.current.threadDictionary[Self.isWorkerKey] = true
             chunk(0)
-            while true {  // then the chunks nobody has taken yet, as a worker does
-                condition.lock()
-                guard nextChunk < chunks else { condition.unlock(); break }
-                let part = nextChunk
-                nextChunk += 1
-                condition.unlock()
-                chunk(part)
-                condition.lock()
-                unfinished -= 1
-                unfinishedChunks.store(unfinished, ordering: .releasing)
-                condition.unlock()
-            }
+            condition.lock()
+            runUnclaimedChunks(of: chunk)  // then the chunks nobody has taken yet, as a worker does
+            condition.unlock()
             Thread.current.threadDictionary[Self.isWorkerKey] = nil
 
             _ = spin { unfinishedChunks.load(ordering: .acquiring) == 0 }
@@ -142,7 +133,7 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// A worker's life: wait for a job with chunks left, take one, run it, report, repeat.
+    /// A worker's life: wait for a job with chunks left, run those nobody has taken, repeat.
     private func work() {
         var seen = 0
         condition.lock()
@@ -157,9 +148,18 @@ final class WorkerPool: @unchecked Sendable {
                 // Re-checked under the lock: a job published after this check is broadcast to the wait.
                 if !published && generation == observed { condition.wait() }
             }
+            guard let job else { continue }
+            runUnclaimedChunks(of: job)
+        }
+    }
+
+    /// Claims the job's next chunk, runs it and reports it done, until every chunk is taken; the
+    /// last chunk to finish wakes the caller if it sleeps. Called, and returns, with `condition`
+    /// locked; runs each chunk with it unlocked.
+    private func runUnclaimedChunks(of job: (Int) -> Void) {
+        while nextChunk < chunks {
             let part = nextChunk
             nextChunk += 1
-            guard let job else { continue }
             condition.unlock()
             job(part)
             condition.lock()

@@ -24,25 +24,37 @@ package struct PackedMatrix: Sendable {
     /// Packs the `rows × depth` matrix whose row `r` starts at `matrix + r · rowStride`.
     package init(rows: Int, depth: Int, matrix: UnsafePointer<Float>, rowStride: Int) {
         precondition(rows > 0 && depth > 0 && rowStride >= depth, "packing a \(rows)×\(depth) matrix with row stride \(rowStride)")
+        self.init(rows: rows, depth: depth) { row, destination in
+            let source = matrix + row * rowStride
+            var destination = destination
+            for column in 0..<depth {
+                destination.initialize(to: source[column])
+                destination += Self.panelRows
+            }
+        }
+    }
+
+    /// Packs a `rows × depth` matrix given row by row, each in whatever order its source is best
+    /// read in: `writeRow(r, destination)` initializes row `r`'s `depth` values, column `c` at
+    /// `destination + c · panelRows` (a column left out would stay uninitialized). The last panel's
+    /// padding rows are zeros. Every float is written once, with no zero fill first: a model load
+    /// packs millions of weights.
+    @inline(__always)
+    package init(rows: Int, depth: Int, writingRows writeRow: (_ row: Int, _ destination: UnsafeMutablePointer<Float>) -> Void) {
+        precondition(rows > 0 && depth > 0, "packing a \(rows)×\(depth) matrix")
         self.rows = rows
         self.depth = depth
         offset = 0
         panelStride = depth * Self.panelRows
         let panelRows = Self.panelRows, panels = (rows + panelRows - 1) / panelRows
         storage = [Float](unsafeUninitializedCapacity: panels * depth * panelRows) { packed, count in
-            // Row by row, reading each row in order; then the last panel's padding rows.
             for row in 0..<rows {
                 let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
-                let source = matrix + row * rowStride
-                var destination = packed.baseAddress! + panel * depth * panelRows + lane
-                for column in 0..<depth {
-                    destination.initialize(to: source[column])
-                    destination += panelRows
-                }
+                writeRow(row, packed.baseAddress! + panel * depth * panelRows + lane)
             }
             for row in rows..<(panels * panelRows) {
                 let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
-                for column in 0..<depth { packed[(panel * depth + column) * panelRows + lane] = 0 }
+                for column in 0..<depth { packed.initializeElement(at: (panel * depth + column) * panelRows + lane, to: 0) }
             }
             count = panels * depth * panelRows
         }

@@ -16,30 +16,19 @@ package struct PhaseSplitConvolution: Sendable {
     /// `[C_out, 9 · C_in]`, column `tap · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]`.
     package let filters: PackedMatrix
 
-    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major, straight into `PackedMatrix`'s
-    /// layout (`[C_out, 9 · C_in]` row `o`, column `tap · C_in + c` at `((o / 8) · 9 · C_in + column) · 8
-    /// + o mod 8`), reading each filter in order; the last panel's padding rows are zeros.
+    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major (column `tap · C_in + c` of row
+    /// `o` is `weight[o][c][tap / 3][tap % 3]`), reading each filter in order.
     package init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
-        let panelRows = PackedMatrix.panelRows, depth = 9 * inputChannels
-        let panels = (outputChannels + panelRows - 1) / panelRows
-        let packed = [Float](unsafeUninitializedCapacity: panels * panelRows * depth) { packed, count in
-            weights.withUnsafeBufferPointer { weights in
-                for o in 0..<outputChannels {
-                    let (panel, lane) = o.quotientAndRemainder(dividingBy: panelRows)
-                    let row = packed.baseAddress! + panel * depth * panelRows + lane
-                    for c in 0..<inputChannels {
-                        for tap in 0..<9 { (row + (tap * inputChannels + c) * panelRows).initialize(to: weights[(o * inputChannels + c) * 9 + tap]) }
+        filters = weights.withUnsafeBufferPointer { weights in
+            PackedMatrix(rows: outputChannels, depth: 9 * inputChannels) { o, row in
+                for c in 0..<inputChannels {
+                    for tap in 0..<9 {
+                        (row + (tap * inputChannels + c) * PackedMatrix.panelRows).initialize(to: weights[(o * inputChannels + c) * 9 + tap])
                     }
                 }
             }
-            for o in outputChannels..<(panels * panelRows) {
-                let (panel, lane) = o.quotientAndRemainder(dividingBy: panelRows)
-                for column in 0..<depth { packed.initializeElement(at: (panel * depth + column) * panelRows + lane, to: 0) }
-            }
-            count = panels * panelRows * depth
         }
-        filters = PackedMatrix(rows: outputChannels, depth: depth, packed: packed, offset: 0)
     }
 }
