@@ -12,16 +12,17 @@ func foldBatchNorm(
 ) -> (weights: [Float], bias: [Float]) {
     let channels = gamma.count
     let filterSize = weights.count / channels
-    // r per output channel, for the weights and the bias alike.
-    let inverseDeviations = (0..<channels).map { c in 1 / (variance[c] + epsilon).squareRoot() }
+    var bias = [Float]()
+    bias.reserveCapacity(channels)
     // Every float written once (no zero fill first): a model load folds millions of weights.
     let folded = [Float](unsafeUninitializedCapacity: weights.count) { folded, count in
         for c in 0..<channels {
-            let scale = gamma[c] * inverseDeviations[c]
+            let inverseDeviation = 1 / (variance[c] + epsilon).squareRoot()
+            let scale = gamma[c] * inverseDeviation
             for i in c * filterSize..<(c + 1) * filterSize { folded.initializeElement(at: i, to: weights[i] * scale) }
+            bias.append((0 - mean[c]) * inverseDeviation * gamma[c] + beta[c])
         }
         count = weights.count
     }
-    let bias = (0..<channels).map { c in (0 - mean[c]) * inverseDeviations[c] * gamma[c] + beta[c] }
     return (folded, bias)
 }
