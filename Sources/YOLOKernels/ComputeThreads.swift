@@ -53,6 +53,8 @@ final class WorkerPool: @unchecked Sendable {
     private var nextChunk = 0
     private var unfinished = 0
     private var generation = 0
+    /// Whether the caller sleeps until `unfinished` is 0: only then does the last chunk wake it.
+    private var callerIsWaiting = false
     // Mirrors of `generation` and `unfinished` that a spinning thread reads without the lock.
     private let publishedGeneration = Atomic<Int>(0)
     private let unfinishedChunks = Atomic<Int>(0)
@@ -127,7 +129,9 @@ final class WorkerPool: @unchecked Sendable {
 
             _ = spin { unfinishedChunks.load(ordering: .acquiring) == 0 }
             condition.lock()
+            callerIsWaiting = true
             while unfinished > 0 { condition.wait() }
+            callerIsWaiting = false
             job = nil
             condition.unlock()
         }
@@ -154,8 +158,9 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Claims the job's next chunk, runs it and reports it done, until every chunk is taken; the
-    /// last chunk to finish wakes the caller if it sleeps. Called, and returns, with `condition`
-    /// locked; runs each chunk with it unlocked.
+    /// last chunk to finish wakes the caller if it sleeps (and no one otherwise: a broadcast would
+    /// also wake the workers asleep between jobs, for nothing). Called, and returns, with
+    /// `condition` locked; runs each chunk with it unlocked.
     private func runUnclaimedChunks(of job: (Int) -> Void) {
         while nextChunk < chunks {
             let part = nextChunk
@@ -165,7 +170,7 @@ final class WorkerPool: @unchecked Sendable {
             condition.lock()
             unfinished -= 1
             unfinishedChunks.store(unfinished, ordering: .releasing)
-            if unfinished == 0 { condition.broadcast() }
+            if unfinished == 0 && callerIsWaiting { condition.broadcast() }
         }
     }
 

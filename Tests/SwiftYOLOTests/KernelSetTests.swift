@@ -36,27 +36,11 @@ import YOLOKernelSets
         let images = fixture.results.map { Fixtures.path($0.image) }
         let detect = try Self.run(["detect", "--json"] + images, kernels: name)
         #expect(detect.status == 0, "\(name): \(detect.stderr)")
+        #expect(detect.lines.count == fixture.results.count, "\(name): \(detect.lines.count) lines for \(fixture.results.count) images")
         for (line, reference) in zip(detect.lines, fixture.results) {
-            let object = try CommandLineTests.jsonObject(line)
-            let found = try #require(object["detections"] as? [[String: Any]])
-            #expect(found.count == reference.detections.count, "\(name) \(reference.image): \(found.count) detections, Ultralytics has \(reference.detections.count)")
-            var unmatched = found
-            for want in reference.detections {
-                func error(_ got: [String: Any]) -> Float {
-                    let box = (got["box"] as? [Double] ?? []).map(Float.init)
-                    guard box.count == 4 else { return .infinity }
-                    return max(abs(box[0] - want.box.x1), abs(box[1] - want.box.y1), abs(box[2] - want.box.x2), abs(box[3] - want.box.y2))
-                }
-                let candidates = unmatched.indices.filter { unmatched[$0]["class"] as? Int == want.classId }
-                guard let index = candidates.min(by: { error(unmatched[$0]) < error(unmatched[$1]) }) else {
-                    Issue.record("\(name) \(reference.image): missing \(want.label) \(want.confidence)")
-                    continue
-                }
-                let confidence = Float(unmatched[index]["confidence"] as? Double ?? -1)
-                #expect(abs(confidence - want.confidence) <= ParityTests.confidenceTolerance, "\(name) \(reference.image): \(want.label) confidence \(confidence), Ultralytics \(want.confidence)")
-                #expect(error(unmatched[index]) <= ParityTests.boxTolerance, "\(name) \(reference.image): \(want.label) box off by \(error(unmatched[index])) px")
-                unmatched.remove(at: index)
-            }
+            struct Line: Decodable { let detections: [Detection] }
+            let found = try JSONDecoder().decode(Line.self, from: Data(line.utf8)).detections
+            ParityTests.match.expectMatch(found, reference.detections, context: "\(name) \(reference.image)")
         }
     }
 

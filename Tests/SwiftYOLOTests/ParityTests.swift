@@ -6,8 +6,7 @@ import SwiftYOLO
 /// (`Tests/Fixtures/detections/*.json`, made by `tools/expected_detections.py`): the same classes,
 /// confidences within 0.005, boxes within 0.5 px in original-image pixels.
 @Suite struct ParityTests {
-    static let confidenceTolerance: Float = 0.005
-    static let boxTolerance: Float = 0.5
+    static let match = UltralyticsMatch(confidenceTolerance: 0.005, boxTolerance: 0.5)
 
     struct Expected: Decodable {
         struct Arguments: Decodable {
@@ -55,28 +54,7 @@ import SwiftYOLO
             let context = "\(fixture) \(reference.image)"
             #expect(result.imageWidth == reference.width && result.imageHeight == reference.height, "\(context): image size")
             #expect([result.inputHeight, result.inputWidth] == reference.input_shape, "\(context): model input size")
-            #expect(result.detections.count == reference.detections.count,
-                    "\(context): \(result.detections.count) detections, Ultralytics has \(reference.detections.count)")
-            var unmatched = result.detections
-            for want in reference.detections {
-                // The closest detection of the same class: order may differ only between near-equal scores.
-                let candidates = unmatched.enumerated().filter { $0.element.classId == want.classId }
-                guard let (index, got) = candidates.min(by: { Self.boxError($0.element, want) < Self.boxError($1.element, want) }) else {
-                    Issue.record("\(context): missing \(want.label) \(want.confidence) \(want.box)")
-                    continue
-                }
-                #expect(abs(got.confidence - want.confidence) <= Self.confidenceTolerance,
-                        "\(context): \(want.label) confidence \(got.confidence), Ultralytics \(want.confidence)")
-                #expect(Self.boxError(got, want) <= Self.boxTolerance,
-                        "\(context): \(want.label) box \(got.box), Ultralytics \(want.box)")
-                #expect(got.label == want.label)
-                unmatched.remove(at: index)
-            }
+            Self.match.expectMatch(result.detections, reference.detections, context: context)
         }
-    }
-
-    /// The largest coordinate difference between two boxes, in pixels.
-    static func boxError(_ a: Detection, _ b: Detection) -> Float {
-        max(abs(a.box.x1 - b.box.x1), abs(a.box.y1 - b.box.y1), abs(a.box.x2 - b.box.x2), abs(a.box.y2 - b.box.y2))
     }
 }

@@ -9,8 +9,7 @@ import SwiftYOLO
 /// library on every image, and through `swift-yolo detect --json` (the RLE string and keypoint
 /// arrays of the JSON contract) on every image as one command.
 @Suite struct TaskParityTests {
-    static let confidenceTolerance: Float = 0.01
-    static let boxTolerance: Float = 1
+    static let match = UltralyticsMatch(confidenceTolerance: 0.01, boxTolerance: 1)
     static let minimumMaskIoU = 0.95
     static let keypointTolerance: Float = 1.5
     static let keypointConfidenceTolerance: Float = 0.02
@@ -75,23 +74,16 @@ import SwiftYOLO
         }
     }
 
-    /// Same count; each expected detection matched to the closest one of its class.
+    /// `UltralyticsMatch`'s checks, then each pair's mask and keypoints.
     static func compare(_ detections: [Detection], _ reference: [Detection], context: String) {
-        #expect(detections.count == reference.count, "\(context): \(detections.count) detections, Ultralytics has \(reference.count)")
-        var unmatched = detections
-        for want in reference {
-            let candidates = unmatched.enumerated().filter { $0.element.classId == want.classId }
-            guard let (index, got) = candidates.min(by: { ParityTests.boxError($0.element, want) < ParityTests.boxError($1.element, want) }) else {
-                Issue.record("\(context): missing \(want.label) \(want.confidence) \(want.box)")
-                continue
-            }
-            unmatched.remove(at: index)
-            #expect(abs(got.confidence - want.confidence) <= confidenceTolerance, "\(context): \(want.label) confidence \(got.confidence), Ultralytics \(want.confidence)")
-            #expect(ParityTests.boxError(got, want) <= boxTolerance, "\(context): \(want.label) box \(got.box), Ultralytics \(want.box)")
+        for (got, want) in match.expectMatch(detections, reference, context: context) {
             if let wantMask = want.mask {
-                guard let mask = got.mask else { Issue.record("\(context): \(want.label) has no mask"); continue }
-                let iou = intersectionOverUnion(mask, wantMask)
-                #expect(iou >= minimumMaskIoU, "\(context): \(want.label) mask IoU \(iou)")
+                if let mask = got.mask {
+                    let iou = intersectionOverUnion(mask, wantMask)
+                    #expect(iou >= minimumMaskIoU, "\(context): \(want.label) mask IoU \(iou)")
+                } else {
+                    Issue.record("\(context): \(want.label) has no mask")
+                }
             }
             if let wantKeypoints = want.keypoints {
                 guard let keypoints = got.keypoints, keypoints.count == wantKeypoints.count else {

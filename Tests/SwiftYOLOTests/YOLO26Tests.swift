@@ -8,8 +8,7 @@ import YOLOModel
 /// one-to-one head's top-k, no NMS). Expected detections are `Tests/Fixtures/detections-yolo26/*.json`
 /// (`tools/expected_detections.py`): the same classes, confidences within 0.01, boxes within 1 px.
 @Suite struct YOLO26Tests {
-    static let confidenceTolerance: Float = 0.01
-    static let boxTolerance: Float = 1
+    static let match = UltralyticsMatch(confidenceTolerance: 0.01, boxTolerance: 1)
     static let weights = "Weights/yolo26n.swyolo"
 
     /// `relative` in the repository; a missing file fails with what to run.
@@ -76,23 +75,7 @@ import YOLOModel
             let context = "\(fixture) \(reference.image)"
             #expect(result.imageWidth == reference.width && result.imageHeight == reference.height, "\(context): image size")
             #expect([result.inputHeight, result.inputWidth] == reference.input_shape, "\(context): model input size")
-            #expect(result.detections.count == reference.detections.count,
-                    "\(context): \(result.detections.count) detections, Ultralytics has \(reference.detections.count)")
-            var unmatched = result.detections
-            for want in reference.detections {
-                // The closest detection of the same class: order may differ only between near-equal scores.
-                let candidates = unmatched.enumerated().filter { $0.element.classId == want.classId }
-                guard let (index, got) = candidates.min(by: { ParityTests.boxError($0.element, want) < ParityTests.boxError($1.element, want) }) else {
-                    Issue.record("\(context): missing \(want.label) \(want.confidence) \(want.box)")
-                    continue
-                }
-                #expect(abs(got.confidence - want.confidence) <= Self.confidenceTolerance,
-                        "\(context): \(want.label) confidence \(got.confidence), Ultralytics \(want.confidence)")
-                #expect(ParityTests.boxError(got, want) <= Self.boxTolerance,
-                        "\(context): \(want.label) box \(got.box), Ultralytics \(want.box)")
-                #expect(got.label == want.label)
-                unmatched.remove(at: index)
-            }
+            Self.match.expectMatch(result.detections, reference.detections, context: context)
         }
     }
 
