@@ -54,20 +54,21 @@ for line in sys.stdin:
     binary, report = json.loads(line)
     reports[binary].append(report)
 first = reports[sys.argv[2]]
+baseline = statistics.median(run["median_ms"] for run in first)
 for binary, runs in reports.items():
     values = [run["median_ms"] for run in runs]
     median = statistics.median(values)
     rounds = ", ".join(f"{v:.2f}" for v in values)
-    baseline = statistics.median(run["median_ms"] for run in first)
     print(f"{binary}: median {median:.2f} ms ({median / baseline:.3f}x the first; rounds {rounds})")
 # On a shared host the speed of the whole machine drifts from round to round: the ratio to the first
 # binary within each round cancels most of it.
 if len(first) >= 2:
     print()
+    fastestFirst = min(run["min_ms"] for run in first)
     for binary, runs in list(reports.items())[1:]:
         ratios = [run["median_ms"] / base["median_ms"] for run, base in zip(runs, first)]
         quartiles = statistics.quantiles(ratios, n=4)
-        fastest, fastestFirst = min(run["min_ms"] for run in runs), min(run["min_ms"] for run in first)
+        fastest = min(run["min_ms"] for run in runs)
         print(f"{binary} / {sys.argv[2]}, round by round: median {statistics.median(ratios):.3f}x "
               f"(quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f}); fastest runs {fastest:.2f} against {fastestFirst:.2f} ms")
 if sys.argv[1] == "1":
