@@ -4,7 +4,8 @@ import PackageDescription
 /// The SIMD kernels (`Sources/YOLOKernelsShared`, linked into each of these targets as `Kernels`)
 /// compiled once per instruction set; the binary picks one at load (`YOLOKernelSets`). The per-set
 /// compiler targets are why this manifest says 6.2: from that version a package that depends on
-/// SwiftYOLO by version may use targets with unsafe flags.
+/// SwiftYOLO by version may use targets with unsafe flags. Debug builds optimize the kernel sets
+/// too (`-O`): unoptimized, they make a forward pass in a debug build of an app over ten times slower.
 let kernelSets: [(name: String, cpu: String?)] = {
     #if arch(x86_64)
     [("YOLOKernelsBaseline", nil), ("YOLOKernelsAVX2", "haswell"), ("YOLOKernelsAVX512", "skylake-avx512")]
@@ -14,7 +15,7 @@ let kernelSets: [(name: String, cpu: String?)] = {
 }()
 let kernelSetTargets: [Target] = kernelSets.map { set in
     .target(name: set.name, dependencies: ["YOLOKernels", "YOLOTensor", "CPrefetch"],
-            swiftSettings: set.cpu.map { [.unsafeFlags(["-target-cpu", $0])] })
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + (set.cpu.map { [.unsafeFlags(["-target-cpu", $0])] } ?? []))
 }
 
 /// `swift-yolo serve` (Hummingbird, SwiftNIO, swift-prometheus). `SWIFTYOLO_SERVER=0` leaves it

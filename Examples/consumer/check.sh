@@ -3,7 +3,8 @@
 # repository, by version, with a plain `swift build -c release`; then checks that it finds bus.jpg's
 # bus and that its time per image is within 1.15x of `swift-yolo detect` (the binary given, by default
 # .build/release/swift-yolo; `make consumer-check` gives dist/swift-yolo, the shipped release build)
-# (medians over alternating runs); and that BGRA and NV12 frames give the file's detections.
+# (medians over alternating runs); that BGRA and NV12 frames give the file's detections; and that a
+# debug build of it finds the same objects.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -31,6 +32,14 @@ CONSUMER=$WORK/build/release/consumer
 file=$(sed -n 's/^file: //p' "$WORK/frames.txt")
 grep -q "^bgra8, 3264 bytes per row: $file\$" "$WORK/frames.txt" && grep -q "^nv12, persons at 0.5: person 0\.[0-9]*, person" "$WORK/frames.txt" \
     || { cat "$WORK/frames.txt"; echo "consumer-check: the BGRA or NV12 frame did not give the file's detections"; exit 1; }
+
+# A debug build, what `swift build` and `swift run` give while an app is written, finds the same
+# objects (a debug build once trapped in the worker pool: see WorkerPool.runUnclaimedChunks).
+SWIFTYOLO_URL="file://$WORK/SwiftYOLO" SWIFTYOLO_VERSION=0.1.0 \
+    swift build --package-path "$WORK/consumer" --scratch-path "$WORK/build" >"$WORK/build-debug.log" 2>&1 \
+    || { cat "$WORK/build-debug.log"; echo "consumer-check: the consumer package did not build in debug"; exit 1; }
+"$WORK/build/debug/consumer" "$MODEL" "$IMAGE" >"$WORK/debug.txt" 2>&1 && grep -q ": 5 detections in .* ms: bus 0.93" "$WORK/debug.txt" \
+    || { cat "$WORK/debug.txt"; echo "consumer-check: the debug build did not find bus.jpg's bus and four people"; exit 1; }
 
 # Time per image, in alternation: the consumer's Detector.detect(imageAt:) against detect's "total".
 IMAGES=$(for _ in $(seq 8); do printf '%s ' "$IMAGE"; done)

@@ -161,7 +161,13 @@ final class WorkerPool: @unchecked Sendable {
     /// last chunk to finish wakes the caller if it sleeps (and no one otherwise: a broadcast would
     /// also wake the workers asleep between jobs, for nothing). Called, and returns, with
     /// `condition` locked; runs each chunk with it unlocked.
-    private func runUnclaimedChunks(of job: (Int) -> Void) {
+    ///
+    /// `job` is `@escaping` although it is only called here: Swift 6.3 at `-Onone` (every debug
+    /// build, a package's that depends on SwiftYOLO included) leaks one retain of a stored closure
+    /// passed on as a non-escaping argument, so the worker kept the job alive after `run` returned
+    /// and `withoutActuallyEscaping` trapped ("closure argument was escaped") at the first
+    /// `parallelFor` the worker joined.
+    private func runUnclaimedChunks(of job: @escaping (Int) -> Void) {
         while nextChunk < chunks {
             let part = nextChunk
             nextChunk += 1

@@ -13,6 +13,10 @@ final class DecodeErrorTests: XCTestCase {
         dir = try TemporaryDirectory()
     }
 
+    override func tearDown() {
+        dir = nil
+    }
+
     func fixture(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: ImageFixtures.path("decode/" + name))))
     }

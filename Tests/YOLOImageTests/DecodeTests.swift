@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import YOLOImage
@@ -82,12 +83,13 @@ final class DecodeTests: XCTestCase {
     }
 }
 
-/// A fresh directory under the system temporary directory, removed on deinit.
+/// A fresh directory in the test process's scratch directory, removed on deinit, and with the
+/// scratch directory at exit where a test case outlives its run (XCTest on Linux keeps them all).
 final class TemporaryDirectory {
     let path: String
 
     init() throws {
-        path = NSTemporaryDirectory() + "yoloimage-tests-" + UUID().uuidString
+        path = ScratchDirectory.path + "/yoloimage-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
