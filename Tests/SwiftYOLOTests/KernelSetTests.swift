@@ -31,16 +31,15 @@ import YOLOKernelSets
         let inspect = try Self.run(["inspect"], kernels: name)
         #expect(inspect.stdout.contains("  kernels \(name) ("), "\(inspect.stdout)")
 
-        let fixture = try JSONDecoder().decode(ParityTests.Expected.self,
-                                               from: Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/detections/default.json"))))
+        let fixture = try UltralyticsExpectation.load("Tests/Fixtures/detections/default.json")
         let images = fixture.results.map { Fixtures.path($0.image) }
         let detect = try Self.run(["detect", "--json"] + images, kernels: name)
         #expect(detect.status == 0, "\(name): \(detect.stderr)")
         #expect(detect.lines.count == fixture.results.count, "\(name): \(detect.lines.count) lines for \(fixture.results.count) images")
         for (line, reference) in zip(detect.lines, fixture.results) {
-            struct Line: Decodable { let detections: [Detection] }
-            let found = try JSONDecoder().decode(Line.self, from: Data(line.utf8)).detections
-            ParityTests.match.expectMatch(found, reference.detections, context: "\(name) \(reference.image)")
+            let found = try DetectJSONLine(line)
+            #expect(found.width == reference.width && found.height == reference.height, "\(name) \(reference.image): image size")
+            ParityTests.match.expectMatch(found.detections, reference.detections, context: "\(name) \(reference.image)")
         }
     }
 

@@ -8,30 +8,7 @@ import SwiftYOLO
 @Suite struct ParityTests {
     static let match = UltralyticsMatch(confidenceTolerance: 0.005, boxTolerance: 0.5)
 
-    struct Expected: Decodable {
-        struct Arguments: Decodable {
-            let conf: Double
-            let iou: Double
-            let imgsz: Int
-            let agnostic: Bool
-            let max_det: Int
-            let classes: [Int]?
-        }
-        struct Result: Decodable {
-            let image: String
-            let width: Int
-            let height: Int
-            let input_shape: [Int]
-            let detections: [Detection]
-        }
-        let arguments: Arguments
-        let results: [Result]
-    }
-
-    static let fixtures: [String] = {
-        let directory = Fixtures.path("Tests/Fixtures/detections")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-    }()
+    static let fixtures = UltralyticsExpectation.files(in: "Tests/Fixtures/detections")
 
     @Test func fixturesExist() {
         #expect(Self.fixtures.count >= 5, "expected detections for defaults, --agnostic, --conf 0.05, --imgsz 320 and --iou 0.45")
@@ -39,16 +16,8 @@ import SwiftYOLO
 
     @Test(arguments: fixtures)
     func matchesUltralytics(_ fixture: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/detections/" + fixture)))
-        let expected = try JSONDecoder().decode(Expected.self, from: data)
-        var options = DetectionOptions()
-        options.confidenceThreshold = expected.arguments.conf
-        options.iouThreshold = expected.arguments.iou
-        options.imageSize = expected.arguments.imgsz
-        options.agnostic = expected.arguments.agnostic
-        options.maxDetections = expected.arguments.max_det
-        options.classes = expected.arguments.classes.map(Set.init)
-        let detector = try Detector(modelPath: try Fixtures.referenceWeights(), options: options)
+        let expected = try UltralyticsExpectation.load("Tests/Fixtures/detections/" + fixture)
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights(), options: expected.arguments.options)
         for reference in expected.results {
             let result = try detector.run(imageAt: Fixtures.path(reference.image))
             let context = "\(fixture) \(reference.image)"

@@ -16,41 +16,18 @@ import SwiftYOLO
     /// Keypoints below this confidence are not held to a position (Ultralytics draws none of them).
     static let visibleKeypoint: Float = 0.5
 
-    struct Expected: Decodable {
-        struct Arguments: Decodable {
-            let conf: Double
-            let iou: Double
-            let imgsz: Int
-        }
-        struct Result: Decodable {
-            let image: String
-            let width: Int
-            let height: Int
-            let input_shape: [Int]
-            let detections: [Detection]
-        }
-        let task: String
-        let arguments: Arguments
-        let results: [Result]
-    }
-
     static let cases = [("segment-default.json", "Weights/yolo11n-seg.swyolo"), ("pose-default.json", "Weights/yolo11n-pose.swyolo")]
 
-    static func load(_ fixture: String, weights: String) throws -> (Expected, String) {
-        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/tasks/" + fixture)))
+    static func load(_ fixture: String, weights: String) throws -> (UltralyticsExpectation, String) {
         let path = Fixtures.path(weights)
         guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
-        return (try JSONDecoder().decode(Expected.self, from: data), path)
+        return (try UltralyticsExpectation.load("Tests/Fixtures/tasks/" + fixture), path)
     }
 
     @Test(arguments: cases)
     func libraryMatchesUltralytics(_ fixture: String, weights: String) throws {
         let (expected, path) = try Self.load(fixture, weights: weights)
-        var options = DetectionOptions()
-        options.confidenceThreshold = expected.arguments.conf
-        options.iouThreshold = expected.arguments.iou
-        options.imageSize = expected.arguments.imgsz
-        let detector = try Detector(modelPath: path, options: options)
+        let detector = try Detector(modelPath: path, options: expected.arguments.options)
         for reference in expected.results {
             let result = try detector.run(imageAt: Fixtures.path(reference.image))
             #expect([result.inputHeight, result.inputWidth] == reference.input_shape, "\(reference.image): model input size")
@@ -65,8 +42,7 @@ import SwiftYOLO
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines.count == expected.results.count)
         for (line, reference) in zip(run.lines, expected.results) {
-            struct Line: Decodable { let width: Int; let height: Int; let detections: [Detection] }
-            let decoded = try JSONDecoder().decode(Line.self, from: Data(line.utf8))
+            let decoded = try DetectJSONLine(line)
             #expect(decoded.width == reference.width && decoded.height == reference.height)
             Self.compare(decoded.detections, reference.detections, context: "detect --json \(fixture) \(reference.image)")
             if expected.task == "segment" { #expect(line.contains("\"mask\": {\"size\": [\(reference.height), \(reference.width)], \"counts\": \"")) }

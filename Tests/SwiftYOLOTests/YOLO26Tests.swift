@@ -18,58 +18,24 @@ import YOLOModel
         return path
     }
 
-    struct Expected: Decodable {
-        struct Arguments: Decodable {
-            let conf: Float
-            let iou: Double
-            let imgsz: Int
-            let agnostic: Bool
-            let max_det: Int
-            let classes: [Int]?
-            let end2end: Bool?
-        }
-        struct Result: Decodable {
-            let image: String
-            let width: Int
-            let height: Int
-            let input_shape: [Int]
-            let detections: [Detection]
-        }
-        let weights: [String: String]
-        let arguments: Arguments
-        let results: [Result]
-    }
-
-    static let fixtures: [String] = {
-        let directory = Fixtures.path("Tests/Fixtures/detections-yolo26")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-    }()
+    static let fixtures = UltralyticsExpectation.files(in: "Tests/Fixtures/detections-yolo26")
 
     @Test func fixturesCoverBothModes() throws {
         let arguments = try Self.fixtures.map { try Self.load($0).arguments }
         #expect(arguments.contains { $0.end2end == true } && arguments.contains { $0.end2end != true })
-        #expect(arguments.contains { $0.end2end == true && $0.classes != nil && $0.max_det < 300 }, "the class filter before truncation")
-        #expect(arguments.contains { $0.end2end == true && $0.agnostic })
+        #expect(arguments.contains { $0.end2end == true && $0.classes != nil && ($0.max_det ?? 300) < 300 }, "the class filter before truncation")
+        #expect(arguments.contains { $0.end2end == true && $0.agnostic == true })
     }
 
-    static func load(_ fixture: String) throws -> Expected {
-        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/detections-yolo26/" + fixture)))
-        return try JSONDecoder().decode(Expected.self, from: data)
+    static func load(_ fixture: String) throws -> UltralyticsExpectation {
+        try UltralyticsExpectation.load("Tests/Fixtures/detections-yolo26/" + fixture)
     }
 
     @Test(arguments: fixtures)
     func matchesUltralytics(_ fixture: String) throws {
         let expected = try Self.load(fixture)
-        #expect(expected.weights["file"] == "yolo26n.pt")
-        var options = DetectionOptions()
-        options.confidenceThreshold = Double(expected.arguments.conf)
-        options.iouThreshold = expected.arguments.iou
-        options.imageSize = expected.arguments.imgsz
-        options.agnostic = expected.arguments.agnostic
-        options.maxDetections = expected.arguments.max_det
-        options.classes = expected.arguments.classes.map(Set.init)
-        options.endToEnd = expected.arguments.end2end ?? false
-        let detector = try Detector(modelPath: try Self.require(Self.weights), options: options)
+        #expect(expected.weights?["file"] == "yolo26n.pt")
+        let detector = try Detector(modelPath: try Self.require(Self.weights), options: expected.arguments.options)
         for reference in expected.results {
             let result = try detector.run(imageAt: Fixtures.path(reference.image))
             let context = "\(fixture) \(reference.image)"
