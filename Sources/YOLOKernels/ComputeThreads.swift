@@ -163,9 +163,9 @@ final class WorkerPool: @unchecked Sendable {
     /// `condition` locked; runs each chunk with it unlocked.
     ///
     /// `job` is `@escaping` although it is only called here: Swift 6.3 at `-Onone` (every debug
-    /// build, a package's that depends on SwiftYOLO included) leaks one retain of a stored closure
-    /// passed on as a non-escaping argument, so the worker kept the job alive after `run` returned
-    /// and `withoutActuallyEscaping` trapped ("closure argument was escaped") at the first
+    /// build, including those of packages that depend on SwiftYOLO) leaks one retain of a stored
+    /// closure passed on as a non-escaping argument, so the worker kept the job alive after `run`
+    /// returned and `withoutActuallyEscaping` trapped ("closure argument was escaped") at the first
     /// `parallelFor` the worker joined.
     private func runUnclaimedChunks(of job: @escaping (Int) -> Void) {
         while nextChunk < chunks {
