@@ -63,8 +63,9 @@ $(GENERATED)/yolo11m-random.swyolo: Tests/Fixtures/models/yolo11m-random.manifes
 build: deps
 	swift build
 
-release: deps
-	swift build $(SWIFT_RELEASE_FLAGS) $(BUILD_INFO_FLAGS)
+release: deps build-info
+	@rm -f .build/release/swift-yolo  # SwiftPM does not see the commit's object: relink
+	swift build $(SWIFT_RELEASE_FLAGS) -Xlinker $(CURDIR)/$(BUILD_INFO_OBJECT)
 
 test: deps weights fixtures test-python test-swift
 
@@ -77,18 +78,23 @@ test-python:
 SWIFT_RELEASE_FLAGS := -c release
 
 # The commit for `swift-yolo --version` (with `+` when the tree has uncommitted changes), in the
-# binaries made to be run or shipped: `make release` and `make static` (not the test builds, which
-# would then rebuild at every commit).
-BUILD_COMMIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
-BUILD_INFO_FLAGS := -Xcc '-DSWIFTYOLO_COMMIT="$(BUILD_COMMIT)"'
+# binaries made to be run or shipped, `make release` and `make static`: an object defining it, which
+# only their link takes in (Sources/CBuildInfo), so they share every compiled module with the tests.
+BUILD_COMMIT      := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
+BUILD_INFO_OBJECT := .build/build-info/commit.o
+C_COMPILER        ?= $(shell command -v clang || command -v cc)
+.PHONY: build-info
+build-info:
+	@mkdir -p $(dir $(BUILD_INFO_OBJECT))
+	@printf 'const char sy_build_commit_name[] = "%s";\n' '$(BUILD_COMMIT)' >$(BUILD_INFO_OBJECT:.o=.c)
+	@$(C_COMPILER) -O2 -Wall -Werror -c $(BUILD_INFO_OBJECT:.o=.c) -o $(BUILD_INFO_OBJECT)
 
-# Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run.
-# -enable-testing keeps @testable imports working.
-SWIFT_TEST_FLAGS := $(SWIFT_RELEASE_FLAGS) -Xswiftc -enable-testing
-
+# Release mode: the SIMD kernels are ~50x slower unoptimized, and release is what users run. The
+# tests build with exactly the flags of the binaries, so they test what ships: they reach the
+# engine's insides through `package` declarations, not `@testable` (which needs -enable-testing).
 test-swift:
-	swift build --build-tests $(SWIFT_TEST_FLAGS)
-	swift test --skip-build $(SWIFT_TEST_FLAGS)
+	swift build --build-tests $(SWIFT_RELEASE_FLAGS)
+	swift test --skip-build $(SWIFT_RELEASE_FLAGS)
 
 ## The DocC documentation of `import SwiftYOLO` (Sources/SwiftYOLO/SwiftYOLO.docc), through swift-docc-plugin,
 ## which Package.swift declares only with SWIFTYOLO_DOCS=1; warnings are errors, so a broken symbol link fails.
@@ -111,7 +117,7 @@ consumer-check: deps weights static
 ## schemathesis against docs/openapi.yaml (tools/serve-schemathesis.sh).
 .PHONY: serve-check serve-load
 serve-check: deps weights
-	swift build $(SWIFT_TEST_FLAGS) --product swift-yolo
+	swift build $(SWIFT_RELEASE_FLAGS) --product swift-yolo
 	$(PYTHON) tools/serve_check.py .build/release/swift-yolo $(WEIGHTS) $(IMAGES)/bus.jpg
 	tools/serve-schemathesis.sh .build/release/swift-yolo $(WEIGHTS)
 
@@ -128,7 +134,7 @@ $(RAY_VENV)/bin/python:
 	$(PYTHON) -m venv $(RAY_VENV)
 	$(RAY_VENV)/bin/pip install --quiet "ray[data]" pillow
 demo-ray: deps weights $(RAY_VENV)/bin/python
-	swift build $(SWIFT_TEST_FLAGS) --product swift-yolo
+	swift build $(SWIFT_RELEASE_FLAGS) --product swift-yolo
 	@mkdir -p out
 	@$(RAY_VENV)/bin/python Examples/ray/check.py $(CURDIR)/.build/release/swift-yolo $(CURDIR)/$(WEIGHTS) $(abspath $(IMAGES)) out/ray \
 	  >out/ray.log 2>&1 || { tail -n 40 out/ray.log; exit 1; }
@@ -168,37 +174,44 @@ golden:
 ## One binary for every x86-64 Linux: dist/swift-yolo (git-ignored), statically linked: the Swift
 ## runtime, Foundation (with ICU's data), OpenBLAS, libpng, libjpeg-turbo, zlib and glibc are all in
 ## it, so it runs on a host with nothing installed (`make static-check` runs it in an empty chroot).
-## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. Its own
-## scratch folder (.build-static), so `.build` is never touched; the unstripped binary stays in
-## .build-static/release/swift-yolo, dist/ gets it stripped. The build log goes to
-## .build-static/build.log, shown in full if the build fails. glibc warns at the link that
-## getpwnam, getaddrinfo, dlopen and the like would need its shared libraries at run time: Foundation
-## and the Swift runtime link them, and detect never calls them (the chroot check proves it).
+## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. It is
+## the objects of the release build in .build (the ones `make test` tests and `make release` links)
+## linked again with -static-executable (tools/static/link.py; tools/static/static_libraries.swift
+## names the archives Foundation's need), so the package is compiled once for both; the unstripped
+## binary and the link's log go to .build-static/,
+## dist/ gets it stripped. glibc warns at the link that getpwnam, getaddrinfo, dlopen and the like
+## would need its shared libraries at run time: Foundation and the Swift runtime link them, and
+## detect never calls them (the chroot check proves it).
 ## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
 ## The static archives come from the -dev packages: libopenblas.a (libopenblas-pthread-dev, through
 ## libopenblas-dev; its sgemm needs no libgfortran), libpng16.a, libjpeg.a, libz.a, libc.a.
 STATIC_APT_PACKAGES := $(APT_PACKAGES) zlib1g-dev libc6-dev
 STATIC_SCRATCH      := .build-static
 STATIC_SHIM         := $(STATIC_SCRATCH)/proc_free_runtime.o
-STATIC_CC           ?= $(shell command -v clang || command -v cc)
-STATIC_LINK_FLAGS   := -Xswiftc -static-executable -Xlinker $(CURDIR)/$(STATIC_SHIM) -Xlinker --wrap=dladdr -Xlinker -lz
-STATIC_BUILD_FLAGS  := -c release --scratch-path $(STATIC_SCRATCH) --product swift-yolo $(STATIC_LINK_FLAGS) $(BUILD_INFO_FLAGS)
+STATIC_LIBRARIES    := $(STATIC_SCRATCH)/static_libraries.o
+STATIC_LINK_FLAGS   := -static-executable $(CURDIR)/$(STATIC_LIBRARIES) -Xlinker $(CURDIR)/$(STATIC_SHIM) \
+                       -Xlinker --wrap=dladdr -Xlinker -lz -Xlinker $(CURDIR)/$(BUILD_INFO_OBJECT)
 
 static-deps:
 	@$(call apt_ensure,$(STATIC_APT_PACKAGES))
 
 $(STATIC_SHIM): tools/static/proc_free_runtime.c
 	@mkdir -p $(@D)
-	@$(STATIC_CC) -O2 -Wall -Werror -c $< -o $@
-	@rm -f $(STATIC_SCRATCH)/release/swift-yolo  # SwiftPM does not see this input: relink
+	@$(C_COMPILER) -O2 -Wall -Werror -c $< -o $@
+
+$(STATIC_LIBRARIES): tools/static/static_libraries.swift
+	@mkdir -p $(@D)
+	@swiftc -O -static-executable -parse-as-library -module-name StaticLibraries -c $< -o $@
 
 # Silent on success when it is only a prerequisite (static-check prints the size); `make static` says more.
 STATIC_SAY = $(if $(filter static,$(MAKECMDGOALS)),echo,:)
-static: static-deps $(STATIC_SHIM)
+static: deps static-deps $(STATIC_SHIM) $(STATIC_LIBRARIES) build-info
 	@$(STATIC_SAY) "building dist/swift-yolo (release, statically linked; log: $(STATIC_SCRATCH)/build.log)"
-	@swift build $(STATIC_BUILD_FLAGS) >$(STATIC_SCRATCH)/build.log 2>&1 || { cat $(STATIC_SCRATCH)/build.log; exit 1; }
+	@{ swift build $(SWIFT_RELEASE_FLAGS) --product swift-yolo && \
+	   $(PYTHON) tools/static/link.py .build swift-yolo $(STATIC_SCRATCH)/swift-yolo $(STATIC_LINK_FLAGS); } \
+	  >$(STATIC_SCRATCH)/build.log 2>&1 || { cat $(STATIC_SCRATCH)/build.log; exit 1; }
 	@mkdir -p dist
-	@strip -o dist/swift-yolo.tmp $(STATIC_SCRATCH)/release/swift-yolo && mv -f dist/swift-yolo.tmp dist/swift-yolo
+	@strip -o dist/swift-yolo.tmp $(STATIC_SCRATCH)/swift-yolo && mv -f dist/swift-yolo.tmp dist/swift-yolo
 	@ldd dist/swift-yolo 2>&1 | grep -q "not a dynamic executable" || { echo "error: dist/swift-yolo is not static:"; ldd dist/swift-yolo; exit 1; }
 	@size=$$(stat -c %s dist/swift-yolo); $(STATIC_SAY) "dist/swift-yolo: statically linked, $$((size / 1000000)).$$((size / 100000 % 10)) MB"
 
@@ -276,7 +289,7 @@ fuzz-stats:
 ## Swift Testing suites; the XCTest ones run without it (XCTest itself leaks every test-case run on
 ## Linux; see Tests/lsan-suppressions.txt). SANITIZE_FILTER narrows the tests (e.g.
 ## SANITIZE_FILTER="--filter Reliability").
-SANITIZE_FLAGS = $(SWIFT_TEST_FLAGS)
+SANITIZE_FLAGS = $(SWIFT_RELEASE_FLAGS)
 SANITIZE_RUN   = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build $(SANITIZE_FLAGS)
 sanitize: sanitize-address sanitize-thread
 ## AddressSanitizer checks the package without the HTTP server (SWIFTYOLO_SERVER=0: Swift code over

@@ -14,9 +14,9 @@ package struct MaskAssembler: Sendable {
     package let imageWidth: Int
     package let imageHeight: Int
     /// The first upsampling factor (1, 2 or 4).
-    let factor: Int
+    package let factor: Int
     /// The letterboxed image within the upsampled map: rows `top..<bottom`, columns `left..<right`.
-    let top: Int, bottom: Int, left: Int, right: Int
+    package let top: Int, bottom: Int, left: Int, right: Int
     /// When the upsampled map already has the image's size: no crop, no resize.
     let isIdentity: Bool
 
@@ -95,7 +95,7 @@ package struct MaskAssembler: Sendable {
     }
 
     /// One bilinear sample: `l0 · v[i0] + l1 · v[i1]`.
-    struct Sample {
+    package struct Sample {
         let i0: Int, i1: Int, l0: Float, l1: Float
     }
 
@@ -123,7 +123,7 @@ package struct MaskAssembler: Sendable {
     }
 
     /// torch's `upsample_bilinear2d` (`align_corners=False`) source indices and weights for `range`.
-    static func samples(_ range: ClosedRange<Int>, scale: Float, inputSize: Int) -> [Sample] {
+    package static func samples(_ range: ClosedRange<Int>, scale: Float, inputSize: Int) -> [Sample] {
         range.map { output in
             let source = max(scale * (Float(output) + 0.5) - 0.5, 0)
             let i0 = min(Int(source), inputSize - 1)
@@ -135,7 +135,7 @@ package struct MaskAssembler: Sendable {
     /// Bilinear resampling of a `[rows, width]` block whose first cell is `(rowOffset, columnOffset)`:
     /// each output is `h0 · (w0 · a + w1 · b) + h1 · (w0 · c + w1 · d)`, as torch's kernel computes it,
     /// with the horizontal pass done once per input row read.
-    static func resample(_ input: [Float], width: Int, rowOffset: Int, columnOffset: Int, rows: [Sample], columns: [Sample]) -> [Float] {
+    package static func resample(_ input: [Float], width: Int, rowOffset: Int, columnOffset: Int, rows: [Sample], columns: [Sample]) -> [Float] {
         var output = [Float](repeating: 0, count: rows.count * columns.count)
         output.withUnsafeMutableBufferPointer { output in
             resample(input, width: width, rowOffset: rowOffset, columnOffset: columnOffset, rows: rows, columns: columns) { index, row in

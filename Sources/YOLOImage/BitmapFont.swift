@@ -1,14 +1,14 @@
 /// A 5×7 pixel bitmap font for printable ASCII (0x20…0x7E), drawn by hand in the style of
 /// classic character-LCD fonts. Each glyph is 7 rows, top to bottom; bit 4 of a row is the
 /// leftmost pixel. Characters outside the range are drawn as a hollow box.
-enum BitmapFont {
+package enum BitmapFont {
     static let glyphWidth = 5
     static let glyphHeight = 7
     /// Horizontal advance per character, including one column of spacing.
     static let advance = 6
 
     /// The 7 row bitmasks for `scalar`, or `nil` if it is not printable ASCII.
-    static func rows(for scalar: Unicode.Scalar) -> ArraySlice<UInt8>? {
+    package static func rows(for scalar: Unicode.Scalar) -> ArraySlice<UInt8>? {
         let v = Int(scalar.value)
         guard v >= 0x20 && v <= 0x7E else { return nil }
         let start = (v - 0x20) * glyphHeight
@@ -18,7 +18,7 @@ enum BitmapFont {
     /// The box drawn for characters the font does not have.
     static let missing: [UInt8] = [0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F]
 
-    static let glyphs: [UInt8] = [
+    package static let glyphs: [UInt8] = [
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // space
         0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04,  // !
         0x0A, 0x0A, 0x0A, 0x00, 0x00, 0x00, 0x00,  // "

@@ -71,7 +71,7 @@ package enum ExifOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The value of tag 0x0112 in IFD0 of a TIFF block, or `nil` if absent or malformed.
-    static func orientationTag(inTIFF t: ArraySlice<UInt8>) -> UInt16? {
+    package static func orientationTag(inTIFF t: ArraySlice<UInt8>) -> UInt16? {
         let base = t.startIndex
         let count = t.count
         guard count >= 8 else { return nil }

@@ -3,7 +3,7 @@
 /// as lines in Ultralytics' pose palette, both skipped below confidence 0.5.
 extension Annotator {
     /// Ultralytics' `pose_palette`, converted from the BGR it draws with to RGB.
-    static let posePalette: [(UInt8, UInt8, UInt8)] = [
+    package static let posePalette: [(UInt8, UInt8, UInt8)] = [
         (0, 128, 255), (51, 153, 255), (102, 178, 255), (0, 230, 230), (255, 153, 255), (255, 204, 153), (255, 102, 255),
         (255, 51, 255), (255, 178, 102), (255, 153, 51), (153, 153, 255), (102, 102, 255), (51, 51, 255), (153, 255, 153),
         (102, 255, 102), (51, 255, 51), (0, 255, 0), (255, 0, 0), (0, 0, 255), (255, 255, 255),
@@ -13,7 +13,7 @@ extension Annotator {
         (15, 13), (13, 11), (16, 14), (14, 12), (11, 12), (5, 11), (6, 12), (5, 6), (5, 7), (6, 8), (7, 9), (8, 10),
         (1, 2), (0, 1), (0, 2), (1, 3), (2, 4), (3, 5), (4, 6),
     ]
-    static let limbColors = [9, 9, 9, 9, 7, 7, 7, 0, 0, 0, 0, 0, 16, 16, 16, 16, 16, 16, 16]
+    package static let limbColors = [9, 9, 9, 9, 7, 7, 7, 0, 0, 0, 0, 0, 16, 16, 16, 16, 16, 16, 16]
     static let keypointColors = [16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9]
     /// Keypoints below this confidence are not drawn (Ultralytics' `conf_thres`).
     package static let keypointThreshold: Float = 0.5

@@ -5,7 +5,7 @@ public struct RGBImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// `pixels[(y * width + x) * 3 + c]`, c = 0 red, 1 green, 2 blue.
-    public internal(set) var pixels: [UInt8]
+    public package(set) var pixels: [UInt8]
 
     /// Wraps existing pixels.
     /// - Precondition: `width, height > 0` and `pixels.count == width * height * 3`.

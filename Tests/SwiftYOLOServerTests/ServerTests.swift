@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import SwiftYOLO
 import Testing
-@testable import SwiftYOLOServer
-@testable import YOLOServing
+import SwiftYOLOServer
+import YOLOServing
 
 /// `swift-yolo serve`'s server in this process, on a free loopback port, with YOLO11n; every route
 /// and every refusal the issue lists, through a client that sends exactly the bytes given.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SwiftYOLOVideo
+import SwiftYOLOVideo
 import TestSupport
 
 /// `swift-yolo video` and the new `detect` options end to end, with the real model (kept to small

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SwiftYOLOVideo
+import SwiftYOLOVideo
 import TestSupport
 
 /// `VideoPipeline` on streams built from the sample images, with `SquareDetector` standing in for

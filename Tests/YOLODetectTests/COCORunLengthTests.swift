@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import YOLODetect
+import YOLODetect
 
 /// COCO compressed RLE: the hand-worked strings of tools/tests/test_coco_rle.py (pycocotools'
 /// format), round trips of random masks through `InstanceMask`, and malformed strings refused.

@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import YOLODetect
+import YOLODetect
 
 /// The end-to-end selection (which ranks only the scores above `conf`) against a naive twin that
 /// follows Ultralytics' `get_topk_index` and the end-to-end branch of `non_max_suppression` step by

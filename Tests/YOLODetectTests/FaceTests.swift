@@ -1,5 +1,5 @@
 import Testing
-@testable import YOLODetect
+import YOLODetect
 
 /// The face rule of `Face` on crafted head keypoints: the box's size from the eyes, the ears or a
 /// profile's span, and `frontal` only for a nose between and below seen eyes.

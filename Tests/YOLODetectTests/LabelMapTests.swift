@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import YOLODetect
+import YOLODetect
 
 final class LabelMapTests: XCTestCase {
     let coco = LabelMap(names: ["person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck",

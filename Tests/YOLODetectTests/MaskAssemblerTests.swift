@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import YOLODetect
+import YOLODetect
 
 /// `MaskAssembler` (only the pixels of each box) against its naive twin, which follows
 /// `process_mask_native` over whole maps: logits of every prototype cell, the whole upsampled map,

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import YOLODetect
+import YOLODetect
 
 final class PostprocessTests: XCTestCase {
     /// Against Ultralytics' `non_max_suppression` on random clustered heads (per-class, agnostic,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import YOLOFileSystem
+import YOLOFileSystem
 
 /// Reading only regular files, listing directories byte for byte, and writing outputs that never
 /// replace a file and never appear half-written.

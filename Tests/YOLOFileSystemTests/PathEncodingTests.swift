@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import YOLOFileSystem
+import YOLOFileSystem
 
 /// File names as bytes: every byte string survives the trip through `String`, and what reaches a
 /// terminal or JSON is safe and still says which bytes the name had.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 final class AnnotatorTests: XCTestCase {
     func testBoxOutlineColourAndWidth() {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// Broken, hostile and unsupported inputs: each gives a typed error whose description names the
 /// file; nothing crashes, nothing prints, nothing is allocated from a lying header.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// Decoding against `cv2.imread(path)` (IMREAD_COLOR) references: every byte must match
 /// (tolerance 0).

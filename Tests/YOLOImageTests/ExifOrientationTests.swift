@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// The TIFF reader on hand-made blocks: both byte orders, and every way a block can lie about
 /// its offsets (nothing may trap; the tag is simply not found).

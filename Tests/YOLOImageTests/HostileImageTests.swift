@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import YOLOImage
+import YOLOImage
 
 /// Hostile images (Tests/Fixtures/images/hostile, written by tools/fuzz/hostile_images.py): every
 /// limit holds from the header, is configurable, and is stated in the error; decompression bombs

@@ -1,5 +1,5 @@
 import Testing
-@testable import YOLOImage
+import YOLOImage
 
 /// `PixelBuffer`: every format, with padded rows, gives the canvas of the same pixels as an
 /// `RGBImage` byte for byte, in every resize mode and on odd sizes; malformed buffers are refused.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// Masks blended at half opacity inside their region only; pose dots and limbs only between
 /// keypoints of confidence ≥ 0.5.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// Letterbox geometry, canvases and box mapping against Ultralytics 8.4.190 (`LetterBox`,
 /// `ops.scale_boxes`) fixtures.

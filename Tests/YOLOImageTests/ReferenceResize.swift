@@ -1,4 +1,4 @@
-@testable import YOLOImage
+import YOLOImage
 
 /// The straightforward implementations that `BilinearResize`, `Preprocessor.canvas(for:)` and
 /// `Preprocessor.writeCHW` had before they were made fast, kept verbatim as the naive twins the fast

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// The fast resize, canvas and CHW conversion against their straightforward twins
 /// (ReferenceResize.swift) on many random shapes: identical bytes and identical float bits.

@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import YOLOImage
+import YOLOImage
 
 /// `BilinearResize` against `cv2.resize(INTER_LINEAR)` outputs: identical bytes (tolerance 0),
 /// including upscales, 1-pixel sides, the identity and OpenCV's exact-2× INTER_AREA shortcut.

@@ -1,5 +1,5 @@
 import Testing
-@testable import YOLOKernels
+import YOLOKernels
 
 /// The cut of a convolution's GEMM work into tasks: every panel of every block exactly once, and
 /// shares of the panels only where whole blocks would leave the threads unevenly loaded.

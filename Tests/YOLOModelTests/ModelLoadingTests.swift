@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YOLOModel
+import YOLOModel
 
 /// Building the graph from the reference weights, and every way a weights file can fail to fit it.
 @Suite struct ModelLoadingTests {

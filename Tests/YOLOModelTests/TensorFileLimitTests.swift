@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YOLOModel
+import YOLOModel
 
 /// The tensor-file reader's limits (`TensorFile.Limits`) and the weights fuzz target's findings:
 /// a refusal states the limit it hit and names the file; every input the fuzzer has kept

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YOLOModel
+import YOLOModel
 
 /// A tensor file is validated completely on open: every broken field gives a typed error that names
 /// the file (and the tensor), never a crash or an out-of-bounds read.

@@ -1,7 +1,7 @@
 import Testing
 import YOLODetect
 import YOLOImage
-@testable import YOLORecipes
+import YOLORecipes
 
 /// Masks and keypoints of a turned image mapped back: a mask turned with the image by `rotate` and
 /// mapped back is the original mask, pixel for pixel; keypoints follow their pixel.

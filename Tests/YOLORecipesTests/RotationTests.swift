@@ -1,7 +1,7 @@
 import Testing
 import YOLODetect
 import YOLOImage
-@testable import YOLORecipes
+import YOLORecipes
 
 /// Turning images and mapping boxes between the turned and the original frame.
 @Suite struct RotationTests {

@@ -1,6 +1,6 @@
 import Testing
 import YOLODetect
-@testable import YOLORecipes
+import YOLORecipes
 
 /// Exactly when `SettleDetector` fires.
 @Suite struct SettleTests {

@@ -1,6 +1,6 @@
 import Testing
 import YOLODetect
-@testable import YOLORecipes
+import YOLORecipes
 
 /// Track identities, smoothing and reporting rules of `ObjectTracker`.
 @Suite struct TrackerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import SwiftYOLO
 import Testing
-@testable import YOLOServing
+import YOLOServing
 
 @Suite struct InferenceProtocolTests {
     static func request(_ inputs: String, parameters: String = "") -> [UInt8] {

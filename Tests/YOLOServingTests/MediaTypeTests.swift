@@ -1,5 +1,5 @@
 import Testing
-@testable import YOLOServing
+import YOLOServing
 
 @Suite struct MediaTypeTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
 import Testing
-@testable import YOLOServing
+import YOLOServing
 
 @Suite struct MultipartFormDataTests {
     static func body(_ text: String) -> [UInt8] { Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) }

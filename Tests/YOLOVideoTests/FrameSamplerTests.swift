@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import YOLOImage
-@testable import YOLOVideo
+import YOLOVideo
 import TestSupport
 
 /// `--every N` and `--realtime` on streams built in code, with time simulated by `ManualClock`.

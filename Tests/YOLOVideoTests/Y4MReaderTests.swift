@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import YOLOImage
-@testable import YOLOVideo
+import YOLOVideo
 
 /// Reading YUV4MPEG2 streams built in code: frame counts and times, sizes, and every kind of bad
 /// header or frame reported with the source's name (and the frame's number).

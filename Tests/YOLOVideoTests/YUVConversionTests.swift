@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import YOLOImage
-@testable import YOLOVideo
+import YOLOVideo
 
 /// `YUVToRGB` against what ffmpeg itself makes of the same YUV4MPEG2 frames (`Fixtures/README.md`).
 @Suite struct YUVConversionTests {

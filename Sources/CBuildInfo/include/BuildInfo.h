@@ -1,5 +1,5 @@
-// What a build knows about itself: the commit it was built from, when the build said so
-// (`make release` and `make static` pass -DSWIFTYOLO_COMMIT="<git describe>").
+// What a build knows about itself: the commit it was built from, when the build said so (`make
+// release` and `make static` link in an object naming it, so the compiled modules stay the same).
 #pragma once
 
 /// The commit of the source tree, or "unknown" for a build that did not say (a plain `swift build`).
