@@ -177,11 +177,11 @@ golden:
 ## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. It is
 ## the objects of the release build in .build (the ones `make test` tests and `make release` links)
 ## linked again with -static-executable (tools/static/link.py; tools/static/static_libraries.swift
-## names the archives Foundation's need), so the package is compiled once for both; the unstripped
-## binary and the link's log go to .build-static/,
-## dist/ gets it stripped. glibc warns at the link that getpwnam, getaddrinfo, dlopen and the like
-## would need its shared libraries at run time: Foundation and the Swift runtime link them, and
-## detect never calls them (the chroot check proves it).
+## names the archives Foundation's need), so the package is compiled once for both. The unstripped
+## binary and the link's log go to .build-static/, and dist/ gets the binary stripped. glibc warns at
+## the link that getpwnam, getaddrinfo, dlopen and the like would need its shared libraries at run
+## time: Foundation and the Swift runtime link them, and detect never calls them (the chroot check
+## proves it).
 ## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
 ## The static archives come from the -dev packages: libopenblas.a (libopenblas-pthread-dev, through
 ## libopenblas-dev; its sgemm needs no libgfortran), libpng16.a, libjpeg.a, libz.a, libc.a.

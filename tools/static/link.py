@@ -13,6 +13,7 @@ such link (build the product first).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -25,10 +26,10 @@ def link_arguments(scratch: str, product: str) -> list[str]:
             lines = file.read().splitlines()
     except OSError as error:
         sys.exit(f"link.py: cannot read {path}: {error.strerror} (build the release product first)")
-    suffix = f"-release.exe\":"
+    # The command's name: "C.<product>-<target triple, four parts>-release.exe":
+    name = re.compile(rf'"C\.{re.escape(product)}(-[^-"]+){{4}}-release\.exe":')
     for index, line in enumerate(lines):
-        name = line.strip()
-        if name.startswith(f"\"C.{product}-") and name.endswith(suffix):
+        if name.fullmatch(line.strip()):
             for body in lines[index + 1:]:
                 if not body.startswith("    "):
                     break

@@ -45,9 +45,10 @@ class StaticLinkTests(unittest.TestCase):
                                    "-static-executable", "-Xlinker", "-lz"])
 
     def test_a_product_without_a_link_is_an_error_naming_it(self):
-        with self.assertRaises(SystemExit) as raised:
-            link.link_arguments(self.scratch.name, "swift-yol")
-        self.assertIn("no link command for swift-yol", str(raised.exception.code))
+        for product in ["swift-yol", "swift"]:  # a product whose name begins another's is not that one
+            with self.assertRaises(SystemExit) as raised:
+                link.link_arguments(self.scratch.name, product)
+            self.assertIn(f"no link command for {product} ", str(raised.exception.code))
 
     def test_a_missing_build_description_names_the_file(self):
         with self.assertRaises(SystemExit) as raised:
