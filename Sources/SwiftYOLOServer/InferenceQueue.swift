@@ -40,14 +40,14 @@ package final class InferenceQueue: Sendable {
     /// Runs `work` on a worker thread and returns its result; throws `Full` at once when every worker
     /// is busy and `maxQueue` jobs already wait.
     package func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
+        try await ThreadHandoff.await { (deliver: @escaping @Sendable (Result<T, any Error>) -> Void) in
+            let job: @Sendable () -> Void = { deliver(Result { try work() }) }
             let counts = lock.withLock { () -> (Int, Int)? in
                 guard state.jobs.count + state.running < workers + maxQueue else { return nil }
                 state.jobs.append(job)
                 return (state.jobs.count, state.running)
             }
-            guard let counts else { return continuation.resume(throwing: Full()) }
+            guard let counts else { return deliver(.failure(Full())) }
             onChange(counts.0, counts.1)
             jobsWaiting.signal()
         }

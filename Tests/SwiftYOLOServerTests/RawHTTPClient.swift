@@ -1,4 +1,5 @@
 import Foundation
+import SwiftYOLOServer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,9 +24,9 @@ struct RawHTTPClient: Sendable {
     /// threads its handlers run on.
     func send(_ head: [String], body: [UInt8] = [], pieces: Int = 1, pause: Duration = .zero,
               timeout: Duration = .seconds(30)) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
+        try await ThreadHandoff.await { deliver in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try exchange(head, body: body, pieces: pieces, pause: pause, timeout: timeout) })
+                deliver(Result { try exchange(head, body: body, pieces: pieces, pause: pause, timeout: timeout) })
             }
         }
     }
