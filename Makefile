@@ -8,7 +8,7 @@ IMAGES      ?= $(SHARED)/images
 WEIGHTS     := Weights/yolo11n.swyolo
 GENERATED   := Tests/Fixtures/generated
 PYTHON      ?= python3
-APT_PACKAGES := libopenblas-dev libpng-dev libjpeg62-turbo-dev pkg-config
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
 GOLDEN_VENV ?= .venv-golden
 
 .PHONY: all deps weights fixtures build release test test-python test-swift demo demo-tasks demo-video golden static static-deps static-check clean
@@ -172,7 +172,7 @@ golden:
 	@echo "see Tests/Fixtures/README.md for the commands, run with $(GOLDEN_VENV)/bin/python"
 
 ## One binary for every x86-64 Linux: dist/swift-yolo (git-ignored), statically linked: the Swift
-## runtime, Foundation (with ICU's data), OpenBLAS, libpng, libjpeg-turbo, zlib and glibc are all in
+## runtime, Foundation (with ICU's data), libpng, libjpeg-turbo, zlib and glibc are all in
 ## it, so it runs on a host with nothing installed (`make static-check` runs it in an empty chroot).
 ## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. It is
 ## the objects of the release build in .build (the ones `make test` tests and `make release` links)
@@ -183,8 +183,7 @@ golden:
 ## time: Foundation and the Swift runtime link them, and detect never calls them (the chroot check
 ## proves it).
 ## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
-## The static archives come from the -dev packages: libopenblas.a (libopenblas-pthread-dev, through
-## libopenblas-dev; its sgemm needs no libgfortran), libpng16.a, libjpeg.a, libz.a, libc.a.
+## The static archives come from the -dev packages: libpng16.a, libjpeg.a, libz.a, libc.a.
 STATIC_APT_PACKAGES := $(APT_PACKAGES) zlib1g-dev libc6-dev
 STATIC_SCRATCH      := .build-static
 STATIC_SHIM         := $(STATIC_SCRATCH)/proc_free_runtime.o
@@ -223,10 +222,9 @@ static-check: static weights
 ## building or depending on SwiftYOLO never pulls in ordo-one/benchmark; their own scratch folder, Benchmarks/.build.
 ## The kernels on YOLO11n's 640×640 layer shapes (ordo-one/benchmark): KERNEL_THREADS=1,2, KERNEL_ITERATIONS,
 ## KERNEL_SECONDS, and BENCH_ARGS for `swift package benchmark` (e.g. BENCH_ARGS="--filter 'Conv.*'").
-## Both let OpenBLAS pick its kernels for the CPU (OPENBLAS_CORETYPE removed, as peers.py and compare.sh do).
 .PHONY: bench-kernels bench-peers
 bench-kernels: deps
-	env -u OPENBLAS_CORETYPE SWIFTYOLO_BENCHMARKS=1 swift package --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
+	SWIFTYOLO_BENCHMARKS=1 swift package --scratch-path Benchmarks/.build benchmark --target Kernels --no-progress $(BENCH_ARGS)
 
 ## What masks cost beside the forward pass: YOLO11n-seg on bus.jpg, the forward pass and the post-processing
 ## that assembles the masks, in alternation (Benchmarks/Support/mask-assembly; MASK_ARGS="--threads 1 --runs 30").

@@ -43,9 +43,6 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config; `make` installs the apt providers.
         .systemLibrary(
-            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
-            providers: [.apt(["libopenblas-dev"])]),
-        .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
@@ -62,7 +59,7 @@ let package = Package(
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
-        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CBLAS"]),
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor"]),
     ] + kernelSetTargets + [
         .target(name: "CCPUFeatures"),
         // The choice of a kernel set at load: SWIFTYOLO_KERNELS, else the widest the CPU runs.

@@ -12,8 +12,7 @@
 # 2-core machine the one-thread rounds of one binary then spread a few percent instead of over 10%.
 #
 # Keep a copy of the binary before a change (cp .build/release/swift-yolo /tmp/before), rebuild,
-# then: Benchmarks/compare.sh /tmp/before .build/release/swift-yolo. OPENBLAS_CORETYPE is removed
-# so that OpenBLAS picks its kernels for this CPU, as Benchmarks/peers.py does.
+# then: Benchmarks/compare.sh /tmp/before .build/release/swift-yolo.
 set -euo pipefail
 rounds=4 threads=1 runs=20 warmup=5 layers=0 pin=
 while [ $# -gt 0 ]; do
@@ -44,7 +43,7 @@ for round in $(seq "$rounds"); do
   # Every other round in the reverse order, so that no binary always runs right after another.
   if (( round % 2 )); then order=("${binaries[@]}"); else order=("${reversed[@]}"); fi
   for binary in "${order[@]}"; do
-    OPENBLAS_CORETYPE= "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
+    "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
       | python3 -c "import json, sys; print(json.dumps([sys.argv[1], json.load(sys.stdin)]))" "$binary"
   done
 done | python3 -c '

@@ -52,7 +52,7 @@ def openvino_round(request, feed, runs: int) -> tuple[float, dict[int, float]]:
 def swiftyolo_round(binary: str, threads: int, runs: int) -> tuple[float, dict[int, float], list[str]]:
     """`swift-yolo bench --json`: median pass time, per-layer medians (ms) and the layers' module names."""
     done = subprocess.run([binary, "bench", "--threads", str(threads), "--runs", str(runs), "--warmup", "2", "--json"],
-                          capture_output=True, text=True, env={**os.environ, "OPENBLAS_CORETYPE": ""})
+                          capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"layers-openvino: {binary} bench failed: {done.stderr.strip()}")
     report = json.loads(done.stdout)

@@ -332,8 +332,8 @@ class Worker:
         self.engine = engine
         self.threads = threads
         env = dict(os.environ)
-        # Thread pools that an engine does not size itself follow its own count; OpenBLAS stays single-threaded
-        # (SwiftYOLO sets that itself too).
+        # Thread pools that an engine does not size itself follow its own count; OpenBLAS (numpy's, in the
+        # Python engines' processes) stays single-threaded.
         env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1",
                    PYTHONUNBUFFERED="1", YOLO_VERBOSE="False")
         self.log = open(log_path, "w")
@@ -480,13 +480,7 @@ def machine_info() -> dict:
     wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_tile"]
     instruction_sets = [flag.upper() for flag in wanted if flag in flags]
     return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "os": platform.platform(terse=True),
-            "instruction_sets": instruction_sets, "openblas_coretype": OPENBLAS_CORETYPE_FOUND}
-
-
-# An OPENBLAS_CORETYPE in the environment forces OpenBLAS onto one CPU family's kernels (this machine's
-# environment sets Haswell: AVX2 on an AVX-512 CPU). Only SwiftYOLO uses OpenBLAS, so by default it is
-# removed and OpenBLAS picks the kernels for the CPU it finds; --keep-openblas-coretype keeps it.
-OPENBLAS_CORETYPE_FOUND = os.environ.get("OPENBLAS_CORETYPE")
+            "instruction_sets": instruction_sets}
 
 
 def versions() -> dict:
@@ -532,8 +526,6 @@ def markdown(report: dict) -> str:
         f"- machine: {m['cpu']}, {m['cores']} cores ({', '.join(m.get('instruction_sets') or ['no AVX2'])}), {m['os']}; "
         f"load average {report['load_before']} before, "
         f"{report['load_after']} after",
-        f"- OpenBLAS (SwiftYOLO's attention products): OPENBLAS_CORETYPE={m['openblas_coretype']!r} found in the environment, "
-        + ("kept" if s.get("keep_openblas_coretype") else "removed, so OpenBLAS chose the kernels for this CPU"),
         f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
         f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); OpenVINO {v['openvino']}; MNN {v['MNN']}; ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
         f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
@@ -592,8 +584,6 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
     model = model.resolve()
     image = Path(args.image).resolve()
     engines = [e for e in args.engines if not (end2end and e == "ncnn")]  # no end-to-end ncnn export
-    if not args.keep_openblas_coretype:
-        os.environ.pop("OPENBLAS_CORETYPE", None)
     if "swiftyolo" in engines:
         if not model.exists():
             sys.exit(f"peers.py: {model} not found: run `make weights` first")
@@ -670,7 +660,6 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
         "load_before": load_before,
         "load_after": load_after,
         "settings": {"runs": args.runs, "rounds": args.rounds, "warmup": args.warmup, "threads": args.threads,
-                     "keep_openblas_coretype": args.keep_openblas_coretype,
                      "engines": engines, "pause_s": args.pause, "imgsz": IMGSZ,
                      "image": os.path.relpath(image, ROOT), "weights": os.path.relpath(weights, ROOT),
                      "model": os.path.relpath(model, ROOT), "swift_flags": args.swift_flags,
@@ -724,8 +713,6 @@ def main() -> None:
                         help="the input image (default ../shared/images/bus.jpg)")
     parser.add_argument("--out", default=str(BENCHMARKS / "results"), help="where the report goes (Benchmarks/results)")
     parser.add_argument("--no-build", action="store_true", help="use the swiftyolo-peer already built")
-    parser.add_argument("--keep-openblas-coretype", action="store_true",
-                        help="keep an OPENBLAS_CORETYPE from the environment (default: remove it, let OpenBLAS detect the CPU)")
     parser.add_argument("--swift-flags", default="",
                         help="extra `swift build` flags for swiftyolo-peer (default none: the kernel set is chosen at "
                              "run time, SWIFTYOLO_KERNELS forces one)")

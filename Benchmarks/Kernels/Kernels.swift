@@ -63,29 +63,20 @@ func convolution(_ layer: String, _ c1: Int, _ c2: Int, k: Int, s: Int = 1, grou
     }
 }
 
-/// One GEMM `[m × k] · [k × n]` on one thread, by the engine's own packed kernel (the filters packed
-/// beforehand, as at model load; bias and SiLU in the epilogue) or by OpenBLAS's sgemm followed by
-/// the separate bias + SiLU pass, as the engine did before it had its own.
-func matrixProduct(_ layer: String, m: Int, k: Int, n: Int, packed: Bool) -> KernelCase {
+/// One GEMM `[m × k] · [k × n]` on one thread, by the engine's packed kernel (the filters packed
+/// beforehand, as at model load; bias and SiLU in the epilogue).
+func matrixProduct(_ layer: String, m: Int, k: Int, n: Int) -> KernelCase {
     let flops = 2 * m * k * n
-    let name = "GEMM \(packed ? "packed" : "OpenBLAS") \(m)×\(k)·\(k)×\(n) (\(layer), \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP)"
+    let name = "GEMM packed \(m)×\(k)·\(k)×\(n) (\(layer), \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP)"
     return KernelCase(name: name, work: flops, unit: .flop, prepare: {
-        setBLASThreadCount(1)
         var random = SeededValues(seed: UInt64(m * 1_000_003 + k * 1009 + n))
         let a = random.array(m * k, scale: 1 / Float(k).squareRoot()), bias = random.array(m, scale: 0.1)
         let b = random.tensor([k, n]), c = Tensor(shape: [m, n])
         let filters = a.withUnsafeBufferPointer { PackedMatrix(rows: m, depth: k, matrix: $0.baseAddress!, rowStride: k) }
         return ({
-            a.withUnsafeBufferPointer { a in
-                bias.withUnsafeBufferPointer { bias in
-                    if packed {
-                        KernelSet.active.packedGEMM(filters, panels: 0..<filters.panels, b: b.data, bRowStride: n, columns: n, c: c.data, rowStride: n,
-                                   epilogue: .biasActivation(bias: bias.baseAddress!, activation: .silu))
-                    } else {
-                        sgemm(m: m, n: n, k: k, a: a.baseAddress!, lda: k, b: b.data, ldb: n, c: c.data, ldc: n)
-                        for row in 0..<m { KernelSet.active.addBiasAndActivate(c.data + row * n, count: n, bias: bias[row], activation: .silu) }
-                    }
-                }
+            bias.withUnsafeBufferPointer { bias in
+                KernelSet.active.packedGEMM(filters, panels: 0..<filters.panels, b: b.data, bRowStride: n, columns: n, c: c.data, rowStride: n,
+                                            epilogue: .biasActivation(bias: bias.baseAddress!, activation: .silu))
             }
             blackHole(c)
         }, nil)
@@ -93,12 +84,9 @@ func matrixProduct(_ layer: String, m: Int, k: Int, n: Int, packed: Bool) -> Ker
 }
 
 let kernelCases: [KernelCase] = [
-    matrixProduct("model.2 cv1 block", m: 32, k: 32, n: 2048, packed: true),
-    matrixProduct("model.2 cv1 block", m: 32, k: 32, n: 2048, packed: false),
-    matrixProduct("Winograd plane, Detect cv2 P3", m: 64, k: 64, n: 240, packed: true),
-    matrixProduct("Winograd plane, Detect cv2 P3", m: 64, k: 64, n: 240, packed: false),
-    matrixProduct("model.7, 64 positions", m: 256, k: 1152, n: 64, packed: true),
-    matrixProduct("model.7, 64 positions", m: 256, k: 1152, n: 64, packed: false),
+    matrixProduct("model.2 cv1 block", m: 32, k: 32, n: 2048),
+    matrixProduct("Winograd plane, Detect cv2 P3", m: 64, k: 64, n: 240),
+    matrixProduct("model.7, 64 positions", m: 256, k: 1152, n: 64),
     convolution("model.0", 3, 16, k: 3, s: 2, side: 640),
     convolution("model.1", 16, 32, k: 3, s: 2, side: 320),
     convolution("model.2 cv1", 32, 32, k: 1, side: 160),

@@ -81,7 +81,6 @@ struct BenchCommand: ParsableCommand {
         }
         let report = BenchReport(
             model: modelOptions.resolvedPath, head: model.hasEndToEndHead ? "end2end" : "one2many", height: height, width: width, threads: ComputeThreads.count,
-            blasCore: blasCoreName, blasCoreForced: ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"].flatMap { $0.isEmpty ? nil : $0 },
             kernels: KernelSet.active, cpu: KernelSets.cpuName,
             runs: runs, warmup: warmup, loadMilliseconds: loadMilliseconds, totals: totals,
             layers: model.layers.map { layer in

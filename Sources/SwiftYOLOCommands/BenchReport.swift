@@ -17,9 +17,6 @@ struct BenchReport {
     let height: Int
     let width: Int
     let threads: Int
-    /// OpenBLAS's kernel family, and the `OPENBLAS_CORETYPE` that forced it, if any.
-    let blasCore: String
-    let blasCoreForced: String?
     /// The kernel set that ran (`KernelSet.active`) and the CPU.
     let kernels: KernelSet
     let cpu: String
@@ -39,7 +36,6 @@ struct BenchReport {
         let median = totals.median
         var lines = [
             "model \(model) (\(head) head), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
-            "OpenBLAS kernels: \(blasCore)" + (blasCoreForced.map { " (forced by OPENBLAS_CORETYPE=\($0); unset it to let OpenBLAS pick the best for this CPU)" } ?? ""),
             "SwiftYOLO kernels: \(kernels.name) (\(kernels.instructions); \(kernels.vectorLanes)-float vectors, "
                 + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
@@ -67,7 +63,6 @@ struct BenchReport {
             let head: String
             let imgsz: [Int]
             let threads: Int
-            let blas_core: String
             let kernels: String
             let cpu: String
             let fused_multiply_add: Bool
@@ -91,7 +86,7 @@ struct BenchReport {
             let gflop: Double
         }
         let output = Output(
-            model: model, head: head, imgsz: [height, width], threads: threads, blas_core: blasCore, kernels: kernels.name, cpu: cpu,
+            model: model, head: head, imgsz: [height, width], threads: threads, kernels: kernels.name, cpu: cpu,
             fused_multiply_add: kernels.fusedMultiplyAdd, vector_lanes: kernels.vectorLanes, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,

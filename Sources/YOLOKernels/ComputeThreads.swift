@@ -2,21 +2,16 @@ import Foundation
 import Synchronization
 
 /// How many threads the kernels use. The kernels split their work themselves (convolutions by
-/// blocks of output positions or tiles, direct loops by channel) and call OpenBLAS single-threaded
-/// from each thread, so the two thread pools never compete. Set it once, before inference starts
-/// (`swift-yolo bench --threads`); the default is every core.
+/// blocks of output positions or tiles, direct loops by channel, attention by head). Set it once,
+/// before inference starts (`swift-yolo bench --threads`); the default is every core.
 package enum ComputeThreads {
-    private static let pool: WorkerPool = {
-        setBLASThreadCount(1)
-        return WorkerPool(threads: ProcessInfo.processInfo.activeProcessorCount)
-    }()
+    private static let pool = WorkerPool(threads: ProcessInfo.processInfo.activeProcessorCount)
 
     package static var count: Int { pool.threads }
 
     /// Uses `count` threads (at least one) from now on.
     package static func set(_ count: Int) {
         pool.setThreads(max(1, count))
-        setBLASThreadCount(1)
     }
 
     /// Runs `body(i)` for `i` in `0..<iterations`, cut into contiguous chunks (up to

@@ -31,7 +31,7 @@ package struct KernelSet: Sendable {
     package let addKernel: @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
     package let biasActivationKernel: @Sendable (UnsafeMutablePointer<Float>, Int, Float, Activation, UnsafePointer<Float>?) -> Void
     package let sigmoidKernel: @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
-    package let softmaxKernel: @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void
+    package let softmaxColumnsKernel: @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void
     package let expKernel: @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
     package let expectationKernel: @Sendable (UnsafePointer<Float>, Int, Int, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
 
@@ -47,7 +47,7 @@ package struct KernelSet: Sendable {
         add: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void,
         biasActivation: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Activation, UnsafePointer<Float>?) -> Void,
         sigmoid: @escaping @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void,
-        softmax: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void,
+        softmaxColumns: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void,
         exp: @escaping @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void,
         expectation: @escaping @Sendable (UnsafePointer<Float>, Int, Int, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
     ) {
@@ -66,7 +66,7 @@ package struct KernelSet: Sendable {
         addKernel = add
         biasActivationKernel = biasActivation
         sigmoidKernel = sigmoid
-        softmaxKernel = softmax
+        softmaxColumnsKernel = softmaxColumns
         expKernel = exp
         expectationKernel = expectation
     }
@@ -153,9 +153,9 @@ extension KernelSet {
         sigmoidKernel(source, count, destination)
     }
 
-    /// The softmax of each row, in place.
-    package func softmaxRowsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
-        softmaxKernel(values, rows, columns)
+    /// The softmax of each column of a row-major `rows × columns` matrix, in place.
+    package func softmaxColumnsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+        softmaxColumnsKernel(values, rows, columns)
     }
 
     /// `destination[i] = e^source[i]` by the kernels' vector exponential.

@@ -35,7 +35,7 @@ package let kernelSet = KernelSet(
         addBiasAndActivate(values, count: count, bias: bias, activation: activation, adding: residual)
     },
     sigmoid: { source, count, destination in sigmoid(source, count: count, into: destination) },
-    softmax: { values, rows, columns in softmaxRowsInPlace(values, rows: rows, columns: columns) },
+    softmaxColumns: { values, rows, columns in softmaxColumnsInPlace(values, rows: rows, columns: columns) },
     exp: { source, count, destination in exponentials(source, count: count, into: destination) },
     expectation: { logits, planeSize, count, weights, bins, output in
         distributionExpectations(logits, planeSize: planeSize, count: count, weights: weights, bins: bins, into: output)

@@ -84,35 +84,38 @@ import YOLOModel
     }
 
     @Test(arguments: kernelSetsUnderTest)
-    func softmaxRowsSumToOneAndKeepOrder(kernels: KernelSet) {
+    func softmaxColumnsSumToOneAndKeepOrder(kernels: KernelSet) {
         guard runs(kernels) else { return }
-        var values: [Float] = [1, 2, 3, 1000, 1000, -1000]
-        values.withUnsafeMutableBufferPointer { kernels.softmaxRowsInPlace($0.baseAddress!, rows: 2, columns: 3) }
-        #expect(abs(values[0..<3].reduce(0, +) - 1) < 1e-6)
-        #expect(values[0] < values[1] && values[1] < values[2])
-        #expect(abs(values[2] - 0.66524096) < 1e-6)
-        #expect(abs(values[3] - 0.5) < 1e-6 && abs(values[4] - 0.5) < 1e-6 && values[5] == 0)
+        // Two columns, [1, 2, 3] and [1000, 1000, −1000], down three rows.
+        var values: [Float] = [1, 1000, 2, 1000, 3, -1000]
+        values.withUnsafeMutableBufferPointer { kernels.softmaxColumnsInPlace($0.baseAddress!, rows: 3, columns: 2) }
+        #expect(abs(values[0] + values[2] + values[4] - 1) < 1e-6)
+        #expect(values[0] < values[2] && values[2] < values[4])
+        #expect(abs(values[4] - 0.66524096) < 1e-6)
+        #expect(abs(values[1] - 0.5) < 1e-6 && abs(values[3] - 0.5) < 1e-6 && values[5] == 0)
     }
 
-    @Test(arguments: [1, 7, 8, 37, 400], kernelSetsUnderTest)
-    func softmaxMatchesTheDefinitionInDoublePrecision(columns: Int, kernels: KernelSet) {
+    /// Column counts on both sides of every kernel set's vector width (the last columns take the
+    /// one-at-a-time path), and attention's 400 × 400 at YOLO11n's 20 × 20 map.
+    @Test(arguments: [(5, 1), (5, 7), (5, 8), (3, 37), (9, 400), (400, 400)], kernelSetsUnderTest)
+    func softmaxMatchesTheDefinitionInDoublePrecision(shape: (rows: Int, columns: Int), kernels: KernelSet) {
         guard runs(kernels) else { return }
-        var generator = SeededGenerator(seed: UInt64(columns))
-        let rows = 3
+        let (rows, columns) = shape
+        var generator = SeededGenerator(seed: UInt64(rows * 1000 + columns))
         let input = randomValues(rows * columns, in: -40...40, using: &generator)
         var values = input
-        values.withUnsafeMutableBufferPointer { kernels.softmaxRowsInPlace($0.baseAddress!, rows: rows, columns: columns) }
-        for r in 0..<rows {
-            // The differences to the row maximum as the kernel forms them, in Float (their rounding
-            // is the input's, ~2^-18 relative at |x − max| ≈ 80); all the rest in Double.
-            let row = input[(r * columns)..<((r + 1) * columns)]
-            let maximum = row.max()!
-            let differences = row.map { Double($0 - maximum) }
+        values.withUnsafeMutableBufferPointer { kernels.softmaxColumnsInPlace($0.baseAddress!, rows: rows, columns: columns) }
+        for column in 0..<columns {
+            // The differences to the column maximum as the kernel forms them, in Float (their
+            // rounding is the input's, ~2^-18 relative at |x − max| ≈ 80); all the rest in Double.
+            let entries = (0..<rows).map { input[$0 * columns + column] }
+            let maximum = entries.max()!
+            let differences = entries.map { Double($0 - maximum) }
             let sum = differences.reduce(0) { $0 + exp($1) }
-            for (j, difference) in differences.enumerated() {
+            for (row, difference) in differences.enumerated() {
                 let expected = exp(difference) / sum
-                #expect(abs(Double(values[r * columns + j]) - expected) <= 1e-6 * max(expected, 1e-30),
-                        "\(kernels.name): row \(r) column \(j) of \(columns)")
+                #expect(abs(Double(values[row * columns + column]) - expected) <= 1e-6 * max(expected, 1e-30),
+                        "\(kernels.name): row \(row) column \(column) of \(rows) × \(columns)")
             }
         }
     }
@@ -128,22 +131,6 @@ import YOLOModel
         sigmoids.withUnsafeMutableBufferPointer { kernels.sigmoid($0.baseAddress!, count: 2, into: $0.baseAddress!) }
         #expect(sigmoids[0] == 0.5)
         #expect(abs(sigmoids[1] - 0.880797) < 1e-6)
-    }
-
-    @Test func sgemmComputesRowMajorProductsWithTransposes() {
-        // A [2×3], B [3×2]
-        let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [7, 8, 9, 10, 11, 12]
-        var c = [Float](repeating: 1, count: 4)
-        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeMutableBufferPointer { c in
-            sgemm(m: 2, n: 2, k: 3, a: a.baseAddress!, lda: 3, b: b.baseAddress!, ldb: 2, c: c.baseAddress!, ldc: 2, beta: 1)
-        } } }
-        #expect(c == [59, 65, 140, 155])
-        // Aᵀ·Aᵀᵀ: A stored [2×3] read as [3×2] transposed.
-        var d = [Float](repeating: 0, count: 9)
-        a.withUnsafeBufferPointer { a in d.withUnsafeMutableBufferPointer { d in
-            sgemm(m: 3, n: 3, k: 2, a: a.baseAddress!, lda: 3, transposeA: true, b: a.baseAddress!, ldb: 3, c: d.baseAddress!, ldc: 3)
-        } }
-        #expect(d == [17, 22, 27, 22, 29, 36, 27, 36, 45])
     }
 }
 
