@@ -21,6 +21,11 @@ package struct PackedMatrix: Sendable {
 
     package var panels: Int { (rows + Self.panelRows - 1) / Self.panelRows }
 
+    /// The floats a `rows × depth` matrix takes in this layout, its last panel's padding rows included.
+    package static func floatCount(rows: Int, depth: Int) -> Int {
+        (rows + panelRows - 1) / panelRows * panelRows * depth
+    }
+
     /// Packs the `rows × depth` matrix whose row `r` starts at `matrix + r · rowStride`.
     package init(rows: Int, depth: Int, matrix: UnsafePointer<Float>, rowStride: Int) {
         precondition(rows > 0 && depth > 0 && rowStride >= depth, "packing a \(rows)×\(depth) matrix with row stride \(rowStride)")
@@ -47,7 +52,7 @@ package struct PackedMatrix: Sendable {
         offset = 0
         panelStride = depth * Self.panelRows
         let panelRows = Self.panelRows, panels = (rows + panelRows - 1) / panelRows
-        storage = [Float](unsafeUninitializedCapacity: panels * depth * panelRows) { packed, count in
+        storage = [Float](unsafeUninitializedCapacity: Self.floatCount(rows: rows, depth: depth)) { packed, count in
             for row in 0..<rows {
                 let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
                 writeRow(row, packed.baseAddress! + panel * depth * panelRows + lane)
@@ -56,7 +61,7 @@ package struct PackedMatrix: Sendable {
                 let (panel, lane) = row.quotientAndRemainder(dividingBy: panelRows)
                 for column in 0..<depth { packed.initializeElement(at: (panel * depth + column) * panelRows + lane, to: 0) }
             }
-            count = panels * depth * panelRows
+            count = Self.floatCount(rows: rows, depth: depth)
         }
     }
 
@@ -64,7 +69,7 @@ package struct PackedMatrix: Sendable {
     /// floats, padding rows 0). Matrices made from one array share it.
     package init(rows: Int, depth: Int, packed: [Float], offset: Int) {
         precondition(rows > 0 && depth > 0 && offset >= 0
-                     && offset + (rows + Self.panelRows - 1) / Self.panelRows * Self.panelRows * depth <= packed.count,
+                     && offset + Self.floatCount(rows: rows, depth: depth) <= packed.count,
                      "a \(rows)×\(depth) matrix at \(offset) of \(packed.count) packed floats")
         self.rows = rows
         self.depth = depth

@@ -35,7 +35,7 @@ package struct WinogradConvolution: Sendable {
         let panelRows = PackedMatrix.panelRows
         precondition(panelRows == SIMD8<Float>.scalarCount, "the transform stores a panel's rows as one SIMD8")
         let panels = (outputChannels + panelRows - 1) / panelRows
-        let planeSize = panels * panelRows * inputChannels
+        let planeSize = PackedMatrix.floatCount(rows: outputChannels, depth: inputChannels)
         // A panel's eight filters at a time, one per lane, so that each of the 36 values of a
         // channel's transform is one store of the panel's eight rows; lanes past the last filter
         // transform zeros into the padding rows. Every float is written, none first zeroed.

@@ -73,8 +73,8 @@ func sigmoid(_ source: UnsafePointer<Float>, count: Int, into destination: Unsaf
 /// (Attention's weights: each query's column of scores over the keys.) A vector of columns walks
 /// down the rows three times (maximum, exponentials and sum, scaling), its lines staying in the
 /// first-level cache between the walks, so every column is summed in row order; the columns past
-/// the last whole vector take the same steps one at a time. (Three walks along whole rows, with the
-/// maxima and sums in rows of their own, took half as long again at 400 × 400 on AVX2.)
+/// the last whole vector take the same steps one at a time. (Walks along whole rows, with the maxima
+/// and sums in rows of their own, were slower: docs/performance.md.)
 func softmaxColumnsInPlace(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
     let lanes = FloatVector.scalarCount
     let vectorColumns = columns / lanes * lanes

@@ -89,8 +89,8 @@ struct Attention: Module {
     /// panels); the block holds the `qkv` map and the values and attended maps besides.
     func scratchBytes(_ size: (Int, Int)) -> Int {
         let n = size.0 * size.1
-        func packed(rows: Int, depth: Int) -> Int { (rows + PackedMatrix.panelRows - 1) / PackedMatrix.panelRows * PackedMatrix.panelRows * depth }
-        let perHead = 2 * n * Self.queriesPerBlock(positions: n) + keyDimension * n + packed(rows: n, depth: keyDimension) + packed(rows: headDimension, depth: n)
+        let perHead = 2 * n * Self.queriesPerBlock(positions: n) + keyDimension * n + PackedMatrix.floatCount(rows: n, depth: keyDimension)
+            + PackedMatrix.floatCount(rows: headDimension, depth: n)
         let maps = heads * (2 * keyDimension + headDimension) * n + 2 * heads * headDimension * n
         return (min(heads, ComputeThreads.count) * perHead + maps) * MemoryLayout<Float>.stride
     }
