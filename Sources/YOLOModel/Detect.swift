@@ -20,6 +20,9 @@ struct Detect: Sendable {
     let dfl: DFL?
     /// The one-to-one branches of an end-to-end head, else `nil`.
     let oneToOneBranches: (boxes: [Sequential], scores: [Sequential])?
+    /// Per level, the widest map inside a box branch and inside a class branch (channels).
+    let boxMapChannels: [Int]
+    let classMapChannels: [Int]
 
     init(_ weights: WeightScope, classCount: Int, inputChannels: [Int], strides: [Int], bins: Int = 16, endToEnd: Bool = false) throws {
         self.classCount = classCount
@@ -27,6 +30,8 @@ struct Detect: Sendable {
         self.strides = strides
         let boxChannels = max(16, inputChannels[0] / 4, bins * 4)
         let classChannels = max(inputChannels[0], min(classCount, 100))
+        boxMapChannels = inputChannels.map { _ in boxChannels }
+        classMapChannels = inputChannels.map { max($0, classChannels, classCount) }
         func boxBranches(_ scope: WeightScope) throws -> [Sequential] {
             try inputChannels.enumerated().map { level, channels in
                 let scope = scope.child(level)
@@ -135,7 +140,50 @@ struct Detect: Sendable {
         precondition(levels.count == boxBranches.count, "Detect takes \(boxBranches.count) levels, got \(levels.count)")
         precondition(!oneToOne || oneToOneBranches != nil, "this Detect head has no one-to-one branches")
         let (boxes, scores) = oneToOne ? oneToOneBranches ?? (boxBranches, classBranches) : (boxBranches, classBranches)
-        return (zip(boxes, levels).map { $0($1) }, zip(scores, levels).map { $0($1) })
+        let outputs = Self.run(boxes + scores, on: levels + levels)
+        return (Array(outputs[..<boxes.count]), Array(outputs[boxes.count...]))
+    }
+
+    /// Each branch on its input. The branches are independent, so where the threads can share them
+    /// out evenly (`runsBranchesSideBySide`) they run side by side, each on one thread, the costliest
+    /// first: their layers are small (YOLO11n's run on 80 × 80 maps at most), and split across the
+    /// threads layer by layer they keep the threads waiting for each other. Otherwise one after the
+    /// other, each layer on every thread. The results are the same either way.
+    private static func run(_ branches: [Sequential], on inputs: [Tensor]) -> [Tensor] {
+        let costs = zip(branches, inputs).map { branch, input in branch.flops((input.chw.height, input.chw.width)) }
+        guard runsBranchesSideBySide(costs: costs, threads: ComputeThreads.count) else {
+            return zip(branches, inputs).map { $0($1) }
+        }
+        let order = branches.indices.sorted { costs[$0] > costs[$1] }
+        var outputs = [Tensor?](repeating: nil, count: branches.count)
+        outputs.withUnsafeMutableBufferPointer { outputs in
+            ComputeThreads.parallelFor(order.count) { k in
+                let branch = order[k]
+                outputs[branch] = branches[branch](inputs[branch])
+            }
+        }
+        return outputs.map { $0! }
+    }
+
+    /// Whether branches of these costs run side by side on `threads` threads: when there are several
+    /// threads and the costliest branch is at most `unevenShare` of an even share of the total (YOLO11n
+    /// at 640 on two threads: the stride-8 box branch is 53% of the head's FLOPs, so 1.07 of a half).
+    private static func runsBranchesSideBySide(costs: [Int], threads: Int) -> Bool {
+        threads > 1 && Double(costs.max() ?? 0) <= unevenShare * Double(costs.reduce(0, +)) / Double(threads)
+    }
+
+    /// How far over an even share of the work the costliest branch may be for the branches to run side by side.
+    private static let unevenShare = 1.1
+
+    /// For the memory plan: the maps of the branches running beside the first when they run side by
+    /// side (each thread's branch holds two maps of its width at a time), for the levels' sizes.
+    func branchScratchBytes(_ sizes: [(Int, Int)]) -> Int {
+        let costs = zip(boxBranches, sizes).map { $0.flops($1) } + zip(classBranches, sizes).map { $0.flops($1) }
+        let threads = ComputeThreads.count
+        guard Self.runsBranchesSideBySide(costs: costs, threads: threads) else { return 0 }
+        let maps = (zip(boxMapChannels, sizes).map { $0 * $1.0 * $1.1 } + zip(classMapChannels, sizes).map { $0 * $1.0 * $1.1 })
+            .sorted(by: >)
+        return maps.prefix(min(threads, maps.count)).dropFirst().reduce(0) { $0 + 2 * $1 } * MemoryLayout<Float>.stride
     }
 
     /// FLOPs of the branches for the levels' sizes (the DFL decode is not counted).

@@ -39,14 +39,14 @@ protocol DetectionHead: Sendable {
     func run(_ levels: [Tensor]) -> HeadOutput
     /// FLOPs of the branches for the levels' sizes.
     func flops(_ sizes: [(Int, Int)]) -> Int
-    /// Bytes the head holds beyond its inputs and its predictions for the levels' sizes (Segment's
-    /// prototype maps), for the memory plan.
+    /// Bytes the head holds beyond its inputs and its predictions for the levels' sizes (Detect's
+    /// branches running side by side, Segment's prototype maps), for the memory plan.
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int
     var parameterCount: Int { get }
 }
 
 extension DetectionHead {
-    func scratchBytes(_ sizes: [(Int, Int)]) -> Int { 0 }
+    func scratchBytes(_ sizes: [(Int, Int)]) -> Int { detect.branchScratchBytes(sizes) }
 }
 
 extension Detect: DetectionHead {

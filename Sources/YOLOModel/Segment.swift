@@ -39,12 +39,13 @@ struct Segment: DetectionHead {
     }
 
     /// Proto's maps at the finest level (its first convolution's output) and at twice its size (the
-    /// upsampled map, the next convolution's output, the prototypes), plus the coefficient maps.
+    /// upsampled map, the next convolution's output, the prototypes), plus the coefficient maps and
+    /// Detect's branches.
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int {
         guard let finest = sizes.first else { return 0 }
         let hidden = proto.cv1.convolution.geometry.outputChannels
         let planes = hidden * finest.0 * finest.1 + (2 * hidden + maskCount) * 4 * finest.0 * finest.1
-        return MemoryLayout<Float>.stride * (planes + sizes.reduce(0) { $0 + maskCount * $1.0 * $1.1 })
+        return MemoryLayout<Float>.stride * (planes + sizes.reduce(0) { $0 + maskCount * $1.0 * $1.1 }) + detect.branchScratchBytes(sizes)
     }
 
     var parameterCount: Int {
