@@ -69,6 +69,13 @@ struct Detect: Sendable {
         decode(rawOutputs(levels), centerSize: true)
     }
 
+    /// `self(levels)` and the outputs of a head's `extra` branches, run with Detect's own so that the
+    /// threads can share them all out (`HeadBranch.run`).
+    func callAsFunction(_ levels: [Tensor], besides extra: [HeadBranch]) -> (detected: Tensor, extra: [Tensor]) {
+        let (raw, extraOutputs) = rawOutputs(levels, oneToOne: false, besides: extra)
+        return (decode(raw, centerSize: true), extraOutputs)
+    }
+
     /// The one-to-one branches' output `[1, 4 + nc, anchors]`, with boxes as `x1, y1, x2, y2` as
     /// Ultralytics decodes them for end-to-end inference.
     func oneToOne(_ levels: [Tensor]) -> Tensor {
@@ -139,51 +146,22 @@ struct Detect: Sendable {
     func rawOutputs(_ levels: [Tensor], oneToOne: Bool = false) -> (boxes: [Tensor], scores: [Tensor]) {
         precondition(levels.count == boxBranches.count, "Detect takes \(boxBranches.count) levels, got \(levels.count)")
         precondition(!oneToOne || oneToOneBranches != nil, "this Detect head has no one-to-one branches")
+        let (raw, _) = rawOutputs(levels, oneToOne: oneToOne, besides: [])
+        return raw
+    }
+
+    /// `rawOutputs(_:oneToOne:)` and the outputs of `extra` branches, which run with Detect's.
+    private func rawOutputs(_ levels: [Tensor], oneToOne: Bool, besides extra: [HeadBranch]) -> (raw: (boxes: [Tensor], scores: [Tensor]), extra: [Tensor]) {
+        let outputs = HeadBranch.run(branches(oneToOne: oneToOne) + extra, on: levels)
+        let levelCount = boxBranches.count
+        return ((Array(outputs[..<levelCount]), Array(outputs[levelCount..<(2 * levelCount)])), Array(outputs[(2 * levelCount)...]))
+    }
+
+    /// The box branches, then the class branches, of the one-to-many head or (`oneToOne`) the one-to-one head.
+    func branches(oneToOne: Bool = false) -> [HeadBranch] {
         let (boxes, scores) = oneToOne ? oneToOneBranches ?? (boxBranches, classBranches) : (boxBranches, classBranches)
-        let outputs = Self.run(boxes + scores, on: levels + levels)
-        return (Array(outputs[..<boxes.count]), Array(outputs[boxes.count...]))
-    }
-
-    /// Each branch on its input. The branches are independent, so where the threads can share them
-    /// out evenly (`runsBranchesSideBySide`) they run side by side, each on one thread, the costliest
-    /// first: their layers are small (YOLO11n's run on 80 × 80 maps at most), and split across the
-    /// threads layer by layer they keep the threads waiting for each other. Otherwise one after the
-    /// other, each layer on every thread. The results are the same either way.
-    private static func run(_ branches: [Sequential], on inputs: [Tensor]) -> [Tensor] {
-        let costs = zip(branches, inputs).map { branch, input in branch.flops((input.chw.height, input.chw.width)) }
-        guard runsBranchesSideBySide(costs: costs, threads: ComputeThreads.count) else {
-            return zip(branches, inputs).map { $0($1) }
-        }
-        let order = branches.indices.sorted { costs[$0] > costs[$1] }
-        var outputs = [Tensor?](repeating: nil, count: branches.count)
-        outputs.withUnsafeMutableBufferPointer { outputs in
-            ComputeThreads.parallelFor(order.count) { k in
-                let branch = order[k]
-                outputs[branch] = branches[branch](inputs[branch])
-            }
-        }
-        return outputs.map { $0! }
-    }
-
-    /// Whether branches of these costs run side by side on `threads` threads: when there are several
-    /// threads and the costliest branch is at most `unevenShare` of an even share of the total (YOLO11n
-    /// at 640 on two threads: the stride-8 box branch is 53% of the head's FLOPs, so 1.07 of a half).
-    private static func runsBranchesSideBySide(costs: [Int], threads: Int) -> Bool {
-        threads > 1 && Double(costs.max() ?? 0) <= unevenShare * Double(costs.reduce(0, +)) / Double(threads)
-    }
-
-    /// How far over an even share of the work the costliest branch may be for the branches to run side by side.
-    private static let unevenShare = 1.1
-
-    /// For the memory plan: the maps of the branches running beside the first when they run side by
-    /// side (each thread's branch holds two maps of its width at a time), for the levels' sizes.
-    func branchScratchBytes(_ sizes: [(Int, Int)]) -> Int {
-        let costs = zip(boxBranches, sizes).map { $0.flops($1) } + zip(classBranches, sizes).map { $0.flops($1) }
-        let threads = ComputeThreads.count
-        guard Self.runsBranchesSideBySide(costs: costs, threads: threads) else { return 0 }
-        let maps = (zip(boxMapChannels, sizes).map { $0 * $1.0 * $1.1 } + zip(classMapChannels, sizes).map { $0 * $1.0 * $1.1 })
-            .sorted(by: >)
-        return maps.prefix(min(threads, maps.count)).dropFirst().reduce(0) { $0 + 2 * $1 } * MemoryLayout<Float>.stride
+        return boxes.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: boxMapChannels[$0]) }
+            + scores.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: classMapChannels[$0]) }
     }
 
     /// FLOPs of the branches for the levels' sizes (the DFL decode is not counted).

@@ -39,14 +39,23 @@ protocol DetectionHead: Sendable {
     func run(_ levels: [Tensor]) -> HeadOutput
     /// FLOPs of the branches for the levels' sizes.
     func flops(_ sizes: [(Int, Int)]) -> Int
-    /// Bytes the head holds beyond its inputs and its predictions for the levels' sizes (Detect's
-    /// branches running side by side, Segment's prototype maps), for the memory plan.
+    /// Branches beyond Detect's, which run with them (Segment's coefficients and prototypes, Pose's keypoints).
+    var extraBranches: [HeadBranch] { get }
+    /// Bytes the head holds beyond its inputs and its predictions for the levels' sizes (the branches
+    /// running side by side, Segment's prototype maps), for the memory plan.
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int
     var parameterCount: Int { get }
 }
 
 extension DetectionHead {
-    func scratchBytes(_ sizes: [(Int, Int)]) -> Int { detect.branchScratchBytes(sizes) }
+    var extraBranches: [HeadBranch] { [] }
+
+    func scratchBytes(_ sizes: [(Int, Int)]) -> Int { branchScratchBytes(sizes) }
+
+    /// The maps of Detect's and the extra branches when they run side by side.
+    func branchScratchBytes(_ sizes: [(Int, Int)]) -> Int {
+        HeadBranch.sideBySideScratchBytes(detect.branches() + extraBranches, sizes: sizes, threads: ComputeThreads.count)
+    }
 }
 
 extension Detect: DetectionHead {
@@ -56,16 +65,14 @@ extension Detect: DetectionHead {
 }
 
 extension DetectionHead {
-    /// `[1, 4 + nc + extras, anchors]`: Detect's decoded output with `extraRows(level)` (each
-    /// `[1, extras, H, W]`) written after it, level by level.
-    func predictions(_ levels: [Tensor], extraRows: (Int) -> Tensor) -> Tensor {
-        let detected = detect(levels)  // [1, 4 + nc, anchors]
+    /// `[1, 4 + nc + extras, anchors]`: Detect's decoded output `[1, 4 + nc, anchors]` with the
+    /// per-level rows `extraRows` (each `[1, extras, H, W]`) written after it, level by level.
+    func predictions(_ detected: Tensor, extraRows: [Tensor]) -> Tensor {
         let anchorCount = detected.shape[2], detectRows = detected.shape[1]
         let output = Tensor(uninitializedShape: [1, detectRows + extras.rowCount, anchorCount])
         output.data.update(from: detected.data, count: detected.count)
         var firstAnchor = 0
-        for level in levels.indices {
-            let rows = extraRows(level)
+        for rows in extraRows {
             let (channels, height, width) = rows.chw
             let planeSize = height * width
             for channel in 0..<channels {

@@ -9,6 +9,8 @@ struct Pose: DetectionHead {
     /// 2 (x, y) or 3 (x, y, visibility).
     let keypointDimensions: Int
     let keypointBranches: [Sequential]
+    /// The keypoint branches' hidden channels.
+    let keypointChannels: Int
 
     init(_ weights: WeightScope, classCount: Int, keypointCount: Int, keypointDimensions: Int, inputChannels: [Int], strides: [Int]) throws {
         detect = try Detect(weights, classCount: classCount, inputChannels: inputChannels, strides: strides)
@@ -16,6 +18,7 @@ struct Pose: DetectionHead {
         self.keypointDimensions = keypointDimensions
         let values = keypointCount * keypointDimensions
         let hidden = max(inputChannels[0] / 4, values)
+        keypointChannels = hidden
         keypointBranches = try inputChannels.enumerated().map { level, channels in
             let scope = weights.child("cv4").child(level)
             return Sequential(modules: [
@@ -28,13 +31,14 @@ struct Pose: DetectionHead {
 
     var extras: HeadExtras { .keypoints(count: keypointCount, dimensions: keypointDimensions) }
 
+    var extraBranches: [HeadBranch] {
+        keypointBranches.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: keypointChannels) }
+    }
+
     func run(_ levels: [Tensor]) -> HeadOutput {
-        let predictions = predictions(levels) { level in
-            let raw = keypointBranches[level](levels[level])  // [1, K · D, H, W]
-            decodeKeypoints(raw, stride: Float(detect.strides[level]))
-            return raw
-        }
-        return HeadOutput(predictions: predictions, prototypes: nil)
+        let (detected, keypoints) = detect(levels, besides: extraBranches)  // each [1, K · D, H, W]
+        for (level, raw) in keypoints.enumerated() { decodeKeypoints(raw, stride: Float(detect.strides[level])) }
+        return HeadOutput(predictions: predictions(detected, extraRows: keypoints), prototypes: nil)
     }
 
     /// `kpts_decode` in place on one level's `[1, K · D, H, W]` map.

@@ -7,6 +7,8 @@ struct Segment: DetectionHead {
     let detect: Detect
     let maskCount: Int
     let coefficientBranches: [Sequential]
+    /// The coefficient branches' hidden channels.
+    let coefficientChannels: Int
     let proto: Proto
 
     /// - Parameters:
@@ -17,6 +19,7 @@ struct Segment: DetectionHead {
         self.maskCount = maskCount
         proto = try Proto(weights.child("proto"), inputChannels: inputChannels[0], hiddenChannels: protoChannels, outputChannels: maskCount)
         let hidden = max(inputChannels[0] / 4, maskCount)
+        coefficientChannels = hidden
         coefficientBranches = try inputChannels.enumerated().map { level, channels in
             let scope = weights.child("cv4").child(level)
             return Sequential(modules: [
@@ -29,9 +32,15 @@ struct Segment: DetectionHead {
 
     var extras: HeadExtras { .maskCoefficients(count: maskCount) }
 
+    /// The coefficient branches, then Proto on the finest level (whose maps `scratchBytes` counts itself).
+    var extraBranches: [HeadBranch] {
+        coefficientBranches.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: coefficientChannels) }
+            + [HeadBranch(module: proto, level: 0, mapChannels: 0)]
+    }
+
     func run(_ levels: [Tensor]) -> HeadOutput {
-        let predictions = predictions(levels) { level in coefficientBranches[level](levels[level]) }
-        return HeadOutput(predictions: predictions, prototypes: proto(levels[0]))
+        let (detected, extra) = detect(levels, besides: extraBranches)
+        return HeadOutput(predictions: predictions(detected, extraRows: Array(extra.dropLast())), prototypes: extra.last)
     }
 
     func flops(_ sizes: [(Int, Int)]) -> Int {
@@ -40,12 +49,12 @@ struct Segment: DetectionHead {
 
     /// Proto's maps at the finest level (its first convolution's output) and at twice its size (the
     /// upsampled map, the next convolution's output, the prototypes), plus the coefficient maps and
-    /// Detect's branches.
+    /// the branches running side by side.
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int {
         guard let finest = sizes.first else { return 0 }
         let hidden = proto.cv1.convolution.geometry.outputChannels
         let planes = hidden * finest.0 * finest.1 + (2 * hidden + maskCount) * 4 * finest.0 * finest.1
-        return MemoryLayout<Float>.stride * (planes + sizes.reduce(0) { $0 + maskCount * $1.0 * $1.1 }) + detect.branchScratchBytes(sizes)
+        return MemoryLayout<Float>.stride * (planes + sizes.reduce(0) { $0 + maskCount * $1.0 * $1.1 }) + branchScratchBytes(sizes)
     }
 
     var parameterCount: Int {
