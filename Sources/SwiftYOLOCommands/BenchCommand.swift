@@ -41,8 +41,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Untimed runs first.")
     var warmup = 3
 
-    @Option(help: "Threads for the GEMMs and the direct loops (default: every core).")
-    var threads: Int?
+    @OptionGroup var threadsOption: ThreadsOption
 
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
@@ -50,11 +49,10 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
-        if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1") } }
     }
 
     func run() throws {
-        ComputeThreads.set(threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        threadsOption.apply()
         let clock = ContinuousClock()
         let loadStart = clock.now
         let model = try loadModel(modelOptions.resolvedPath)

@@ -8,6 +8,8 @@ import SwiftYOLOVideo
 struct DetectionArguments: ParsableArguments {
     @OptionGroup var detector: DetectorArguments
 
+    @OptionGroup var threadsOption: ThreadsOption
+
     @Flag(help: "Short for --format json: one JSON object per image per line.")
     var json = false
 
@@ -31,8 +33,11 @@ struct DetectionArguments: ParsableArguments {
     /// The rotation passes asked for, or `nil` without `--rotations`.
     var rotationPasses: [Rotation]? { rotations.flatMap(Rotation.parseList) }
 
-    /// The detector the options describe (`DetectorArguments.makeDetector`).
-    func makeDetector() throws -> Detector { try detector.makeDetector() }
+    /// The detector the options describe (`DetectorArguments.makeDetector`), its forward passes on `--threads` threads.
+    func makeDetector() throws -> Detector {
+        threadsOption.apply()
+        return try detector.makeDetector()
+    }
 
     /// Creates the `--save` directory (exit 74 if it cannot be made).
     func createSaveDirectory() throws {

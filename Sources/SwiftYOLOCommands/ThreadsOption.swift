@@ -1,0 +1,19 @@
+import ArgumentParser
+import Foundation
+import YOLOKernels
+
+/// `--threads`: how many threads one forward pass uses (`ComputeThreads`), for the commands that run
+/// one detection at a time (`serve`, which runs several, sets its own default).
+struct ThreadsOption: ParsableArguments {
+    @Option(help: "Threads of one forward pass (default: every core). The results are the same for any count.")
+    var threads: Int?
+
+    func validate() throws {
+        if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") } }
+    }
+
+    /// Makes the forward passes from now on use `--threads` threads, else every core.
+    func apply() {
+        ComputeThreads.set(threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+}
