@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A forward pass computes the same numbers whatever its thread count: each layer's work is split
-/// without changing any sum's order, and a head's branches run one per thread (two threads here),
-/// or each across every thread (one thread, and three, where no even split of the branches exists).
+/// without changing any sum's order, and a head's branches run one per thread where the threads can
+/// share them out evenly (two threads; three for the pose head), else each across every thread (one
+/// thread; three for the others).
 /// Checked through `detect --threads` on every task's model, the end-to-end head included: the
 /// JSON lines, masks and keypoints with them, must be the same bytes but for the timings.
 @Suite struct ThreadCountTests {
