@@ -20,8 +20,8 @@ struct Detect: Sendable {
     let dfl: DFL?
     /// The one-to-one branches of an end-to-end head, else `nil`.
     let oneToOneBranches: (boxes: [Sequential], scores: [Sequential])?
-    /// Per level, the widest map inside a box branch and inside a class branch (channels).
-    let boxMapChannels: [Int]
+    /// The widest map inside a box branch (channels; the same on every level), and per level inside a class branch.
+    let boxMapChannels: Int
     let classMapChannels: [Int]
 
     init(_ weights: WeightScope, classCount: Int, inputChannels: [Int], strides: [Int], bins: Int = 16, endToEnd: Bool = false) throws {
@@ -30,7 +30,7 @@ struct Detect: Sendable {
         self.strides = strides
         let boxChannels = max(16, inputChannels[0] / 4, bins * 4)
         let classChannels = max(inputChannels[0], min(classCount, 100))
-        boxMapChannels = inputChannels.map { _ in boxChannels }
+        boxMapChannels = boxChannels
         classMapChannels = inputChannels.map { max($0, classChannels, classCount) }
         func boxBranches(_ scope: WeightScope) throws -> [Sequential] {
             try inputChannels.enumerated().map { level, channels in
@@ -144,14 +144,14 @@ struct Detect: Sendable {
     /// Each level's box logits `[1, 4 · bins, H, W]` and class logits `[1, nc, H, W]`, before decoding,
     /// from the one-to-many branches or (`oneToOne`, for an end-to-end head) the one-to-one branches.
     func rawOutputs(_ levels: [Tensor], oneToOne: Bool = false) -> (boxes: [Tensor], scores: [Tensor]) {
-        precondition(levels.count == boxBranches.count, "Detect takes \(boxBranches.count) levels, got \(levels.count)")
-        precondition(!oneToOne || oneToOneBranches != nil, "this Detect head has no one-to-one branches")
         let (raw, _) = rawOutputs(levels, oneToOne: oneToOne, besides: [])
         return raw
     }
 
     /// `rawOutputs(_:oneToOne:)` and the outputs of `extra` branches, which run with Detect's.
     private func rawOutputs(_ levels: [Tensor], oneToOne: Bool, besides extra: [HeadBranch]) -> (raw: (boxes: [Tensor], scores: [Tensor]), extra: [Tensor]) {
+        precondition(levels.count == boxBranches.count, "Detect takes \(boxBranches.count) levels, got \(levels.count)")
+        precondition(!oneToOne || oneToOneBranches != nil, "this Detect head has no one-to-one branches")
         let outputs = HeadBranch.run(branches(oneToOne: oneToOne) + extra, on: levels)
         let levelCount = boxBranches.count
         return ((Array(outputs[..<levelCount]), Array(outputs[levelCount..<(2 * levelCount)])), Array(outputs[(2 * levelCount)...]))
@@ -160,7 +160,7 @@ struct Detect: Sendable {
     /// The box branches, then the class branches, of the one-to-many head or (`oneToOne`) the one-to-one head.
     func branches(oneToOne: Bool = false) -> [HeadBranch] {
         let (boxes, scores) = oneToOne ? oneToOneBranches ?? (boxBranches, classBranches) : (boxBranches, classBranches)
-        return boxes.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: boxMapChannels[$0]) }
+        return boxes.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: boxMapChannels) }
             + scores.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: classMapChannels[$0]) }
     }
 

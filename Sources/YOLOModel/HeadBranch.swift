@@ -3,22 +3,27 @@ import YOLOKernels
 /// One branch of a head: a module run on one of the head's input levels, and the widest map it
 /// holds while it runs (channels at that level's size; 0 where the head counts its maps itself),
 /// for the memory plan.
-struct HeadBranch: Sendable {
-    let module: any Module
-    let level: Int
-    let mapChannels: Int
+package struct HeadBranch: Sendable {
+    package let module: any Module
+    package let level: Int
+    package let mapChannels: Int
+
+    package init(module: any Module, level: Int, mapChannels: Int) {
+        self.module = module
+        self.level = level
+        self.mapChannels = mapChannels
+    }
 
     /// Each branch on its level. The branches are independent, so where the threads can share them
     /// out evenly (`runSideBySide`) they run side by side, each on one thread, the costliest first:
     /// their layers are small (YOLO11n's run on 80 × 80 maps at most), and split across the threads
     /// layer by layer they keep the threads waiting for each other. Otherwise one after the other,
     /// each layer on every thread. The results are the same either way.
-    static func run(_ branches: [HeadBranch], on levels: [Tensor]) -> [Tensor] {
-        let sizes = levels.map { ($0.chw.height, $0.chw.width) }
-        guard runSideBySide(branches, sizes: sizes, threads: ComputeThreads.count) else {
+    package static func run(_ branches: [HeadBranch], on levels: [Tensor]) -> [Tensor] {
+        let costs = flops(branches, sizes: levels.map { ($0.chw.height, $0.chw.width) })
+        guard runSideBySide(costs: costs, threads: ComputeThreads.count) else {
             return branches.map { $0.module(levels[$0.level]) }
         }
-        let costs = branches.map { $0.module.flops(sizes[$0.level]) }
         let order = branches.indices.sorted { costs[$0] > costs[$1] }
         var outputs = [Tensor?](repeating: nil, count: branches.count)
         outputs.withUnsafeMutableBufferPointer { outputs in
@@ -30,13 +35,17 @@ struct HeadBranch: Sendable {
         return outputs.map { $0! }
     }
 
-    /// Whether the branches run side by side on `threads` threads for levels of `sizes`: when there
-    /// are several threads and the costliest branch is at most `unevenShare` of an even share of
-    /// their FLOPs (YOLO11n's Detect at 640 on two threads: the stride-8 box branch is 53% of the
-    /// head, 1.07 of a half).
-    static func runSideBySide(_ branches: [HeadBranch], sizes: [(Int, Int)], threads: Int) -> Bool {
-        let costs = branches.map { $0.module.flops(sizes[$0.level]) }
-        return threads > 1 && Double(costs.max() ?? 0) <= unevenShare * Double(costs.reduce(0, +)) / Double(threads)
+    /// Each branch's FLOPs on its level, for levels of `sizes`.
+    static func flops(_ branches: [HeadBranch], sizes: [(Int, Int)]) -> [Int] {
+        branches.map { $0.module.flops(sizes[$0.level]) }
+    }
+
+    /// Whether branches of FLOPs `costs` run side by side on `threads` threads: when there are
+    /// several threads and the costliest branch is at most `unevenShare` of an even share of their
+    /// FLOPs (YOLO11n's Detect at 640 on two threads: the stride-8 box branch is 53% of the head,
+    /// 1.07 of a half).
+    package static func runSideBySide(costs: [Int], threads: Int) -> Bool {
+        threads > 1 && Double(costs.max() ?? 0) <= unevenShare * Double(costs.reduce(0, +)) / Double(threads)
     }
 
     /// How far over an even share of the work the costliest branch may be for the branches to run side by side.
@@ -44,8 +53,8 @@ struct HeadBranch: Sendable {
 
     /// For the memory plan: the maps that branches running beside one another hold beyond what one
     /// branch at a time would (each thread's branch holds two maps of its width at a time).
-    static func sideBySideScratchBytes(_ branches: [HeadBranch], sizes: [(Int, Int)], threads: Int) -> Int {
-        guard runSideBySide(branches, sizes: sizes, threads: threads) else { return 0 }
+    package static func sideBySideScratchBytes(_ branches: [HeadBranch], sizes: [(Int, Int)], threads: Int) -> Int {
+        guard runSideBySide(costs: flops(branches, sizes: sizes), threads: threads) else { return 0 }
         let maps = branches.map { $0.mapChannels * sizes[$0.level].0 * sizes[$0.level].1 }.sorted(by: >)
         return maps.prefix(min(threads, maps.count)).dropFirst().reduce(0) { $0 + 2 * $1 } * MemoryLayout<Float>.stride
     }

@@ -19,13 +19,13 @@ package protocol Module: Sendable {
 }
 
 extension Module {
-    func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(self(x.tensor)) }
+    package func callAsFunction(_ x: FeatureMap) -> FeatureMap { FeatureMap(self(x.tensor)) }
 
     /// Most blocks keep the spatial size.
-    func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
+    package func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
 
     /// Most blocks need no scratch that grows faster than their feature maps.
-    func scratchBytes(_ size: (Int, Int)) -> Int { 0 }
+    package func scratchBytes(_ size: (Int, Int)) -> Int { 0 }
 }
 
 /// Modules run one after another, as `nn.Sequential`.
