@@ -36,17 +36,6 @@ extension Convolution {
         }
     }
 
-    /// Positions per block on the GEMM paths: `positionsPerBlock`, or about as many as keep `depth`
-    /// rows of a block near 256 KiB — evened out over the blocks that makes, a whole number of the
-    /// GEMM's column tiles each.
-    private func blockSize(depth: Int, planeSize: Int) -> Int {
-        if let positionsPerBlock { return max(1, min(planeSize, positionsPerBlock)) }
-        let tile = 2 * FloatVector.scalarCount
-        let preferred = max(256, (64 << 10) / max(depth, 1) / tile * tile)
-        let blocks = (planeSize + preferred - 1) / preferred
-        return max(1, min(planeSize, ((planeSize + blocks - 1) / blocks + tile - 1) / tile * tile))
-    }
-
     /// `output = epilogue(W · [part₀; part₁; …])` for a 1×1 convolution with filters `filters` (by
     /// default `act(W · … + b)`), block by block over the positions: one GEMM per block reads the parts
     /// in place, one after another along its depth, and applies the epilogue before it stores. Where
@@ -54,7 +43,7 @@ extension Convolution {
     /// that they do not all fall into the same L1 cache sets.
     func pointwiseConvolution(_ filters: PackedMatrix, _ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
                                       epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
-        let blockSize = blockSize(depth: filters.depth, planeSize: planeSize)
+        let blockSize = blockSize(depth: filters.depth, planeSize: planeSize, lanes: FloatVector.scalarCount)
         let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
@@ -66,9 +55,8 @@ extension Convolution {
                 // Planes a multiple of 4 KiB long put every row of B in the same sets of the L1 cache
                 // (64 sets of 64-byte lines): the block's rows are copied first, to rows that are not.
                 var copy: Tensor?
-                if planeSize % 1024 == 0 && panels.count > 1 {
-                    var copyStride = (count + 15) / 16 * 16
-                    if copyStride % 1024 == 0 { copyStride += 16 }
+                if Self.copiesPointwiseBlocks(planeSize: planeSize, panelShares: panels.count) {
+                    let copyStride = Self.pointwiseCopyStride(count)
                     let buffer = Tensor(uninitializedShape: [filters.depth * copyStride])
                     var row = 0
                     for piece in rows {
@@ -101,7 +89,7 @@ extension Convolution {
         let planeSize = g.outputSize(height) * g.outputSize(width)
         let taps = g.kernelSize * g.kernelSize
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
-        let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize)
+        let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize, lanes: FloatVector.scalarCount)
         let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)

@@ -8,19 +8,8 @@ extension PhaseSplitConvolution {
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, into output: UnsafeMutablePointer<Float>) {
         let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2
-        // Output rows of whole vectors are multiplied row by row, straight into the output. Their
-        // phase rows are padded to whole cache lines (16 floats), so that the six taps with no
-        // column offset read each row of B from one line, where most reads would straddle two.
-        let wholeRows = outputWidth % FloatVector.scalarCount == 0 && outputWidth >= 4 * FloatVector.scalarCount
-        let phaseWidth = wholeRows ? (outputWidth + 16) / 16 * 16 : outputWidth + 1
-        // Blocks of output rows whose four phases take about 192 KiB, but of at least 512 columns (the
-        // GEMM wastes part of a vector tile at the end of every block); their number a multiple of
-        // the threads, the rows spread evenly over them (each block splits its own input into
-        // phases, so whole blocks per thread beat sharing each block's panels).
-        let bytesPerRow = 4 * inputChannels * phaseWidth * MemoryLayout<Float>.stride
-        let threads = ComputeThreads.count
-        let preferredRows = max(1, (192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth)
-        let blocks = min(outputHeight, ((outputHeight + preferredRows - 1) / preferredRows + threads - 1) / threads * threads)
+        let (phaseWidth, wholeRows, blocks) = blocking(height: height, width: width, threads: ComputeThreads.count,
+                                                       lanes: FloatVector.scalarCount)
         let tasks = GEMMTasks(blocks: blocks, panels: filters.panels)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)

@@ -9,8 +9,7 @@ extension WinogradConvolution {
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        // About 256 tiles a block, and at least one block per thread.
-        let rowsPerBlock = max(1, min(max(1, 256 / tileColumns), (tileRows + ComputeThreads.count - 1) / ComputeThreads.count))
+        let rowsPerBlock = Self.tileRowsPerBlock(height: height, width: width, threads: ComputeThreads.count)
         let blocks = (tileRows + rowsPerBlock - 1) / rowsPerBlock
         ComputeThreads.parallelFor(blocks) { block in
             let firstTileRow = block * rowsPerBlock

@@ -25,10 +25,12 @@ struct Attention: Module {
 
     var parameterCount: Int { qkv.parameterCount + proj.parameterCount + pe.parameterCount }
 
-    /// The heads' scratch (`AttentionHeads.scratchBytes`) and the `qkv` map they read.
-    func scratchBytes(_ size: (Int, Int)) -> Int {
+    /// The `qkv` map, held while the heads read it, and the heads' scratch (`AttentionHeads.scratchBytes`)
+    /// or the convolutions', whichever is more.
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int {
         let n = size.0 * size.1
-        return heads.scratchBytes(positions: n, threads: ComputeThreads.count) + heads.inputChannels * n * MemoryLayout<Float>.stride
+        let convolutions = max(qkv.scratchBytes(size, running: running), pe.scratchBytes(size, running: running), proj.scratchBytes(size, running: running))
+        return heads.inputChannels * n * MemoryLayout<Float>.stride + max(heads.scratchBytes(positions: n, threads: running), convolutions)
     }
 
     func flops(_ size: (Int, Int)) -> Int {

@@ -30,5 +30,5 @@ struct C2PSA: Module {
 
     func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + m.flops(size) }
 
-    func scratchBytes(_ size: (Int, Int)) -> Int { m.scratchBytes(size) }
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { max(cv1.scratchBytes(size, running: running), cv2.scratchBytes(size, running: running), m.scratchBytes(size, running: running)) }
 }

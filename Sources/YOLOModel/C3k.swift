@@ -26,4 +26,8 @@ struct C3k: Module {
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + cv3.parameterCount + m.parameterCount }
 
     func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + cv3.flops(size) + m.flops(size) }
+
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int {
+        [cv1.scratchBytes(size, running: running), cv2.scratchBytes(size, running: running), cv3.scratchBytes(size, running: running), m.scratchBytes(size, running: running)].max()!
+    }
 }

@@ -48,7 +48,9 @@ struct C3k2: Module {
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount + m.reduce(0) { $0 + $1.parameterCount } }
 
     /// The inner blocks' attention scores (`attention`), one block at a time.
-    func scratchBytes(_ size: (Int, Int)) -> Int { m.map { $0.scratchBytes(size) }.max() ?? 0 }
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int {
+        m.reduce(max(cv1.scratchBytes(size, running: running), cv2.scratchBytes(size, running: running))) { max($0, $1.scratchBytes(size, running: running)) }
+    }
 
     func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) + m.reduce(0) { $0 + $1.flops(size) } }
 }

@@ -43,4 +43,6 @@ struct Conv: Module {
     }
 
     func flops(_ size: (Int, Int)) -> Int { convolution.flops(height: size.0, width: size.1) }
+
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { convolution.scratchBytes(height: size.0, width: size.1, running: running) }
 }

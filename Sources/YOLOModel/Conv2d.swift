@@ -22,4 +22,6 @@ struct Conv2d: Module {
     }
 
     func flops(_ size: (Int, Int)) -> Int { convolution.flops(height: size.0, width: size.1) }
+
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { convolution.scratchBytes(height: size.0, width: size.1, running: running) }
 }

@@ -52,9 +52,9 @@ extension DetectionHead {
 
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int { branchScratchBytes(sizes) }
 
-    /// The maps of Detect's and the extra branches when they run side by side.
+    /// What Detect's and the extra branches hold beyond one branch's maps (`HeadBranch.scratchBytes`).
     func branchScratchBytes(_ sizes: [(Int, Int)]) -> Int {
-        HeadBranch.sideBySideScratchBytes(detect.branches() + extraBranches, sizes: sizes, threads: ComputeThreads.count)
+        HeadBranch.scratchBytes(detect.branches() + extraBranches, sizes: sizes, threads: ComputeThreads.count)
     }
 }
 

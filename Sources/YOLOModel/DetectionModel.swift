@@ -141,10 +141,11 @@ package final class DetectionModel: Sendable {
 
     /// The memory plan: the most bytes of activations a forward pass over a `height × width` input
     /// holds at once. At each layer it adds the network's input, the outputs kept for later layers,
-    /// the layer's inputs and output, `workingSetFactor` times those for the blocks' intermediate maps and the kernels'
-    /// packed copies, and the scratch that grows faster than the maps (the attention's `[N, N]`
-    /// scores, one per head running at once). Tests hold it above the measured peak and within
-    /// twice it, so that an input size can be refused before its first pass.
+    /// the layer's inputs and output, `workingSetFactor` times those for the blocks' intermediate maps,
+    /// and the layer's scratch (`Module.scratchBytes`: the kernels' per-block buffers, one block per
+    /// thread, which do not shrink with small inputs; the attention's `[N, N]` scores, which grow
+    /// faster than the maps). MemoryPlanTests hold it above the measured peak and within twice it,
+    /// so that an input size can be refused before its first pass.
     package func plannedActivationBytes(height: Int, width: Int) -> Int {
         let profiles = layerProfiles(height: height, width: width)
         func bytes(_ shape: [Int]) -> Int { shape.reduce(MemoryLayout<Float>.stride, *) }
@@ -167,7 +168,7 @@ package final class DetectionModel: Sendable {
             switch layer.operation {
             case let .module(module):
                 let size = layer.from[0] == -1 ? previous : sizes[layer.from[0]]
-                scratch = module.scratchBytes(size)
+                scratch = module.scratchBytes(size, running: ComputeThreads.count)
             case let .head(head):
                 scratch = head.scratchBytes(layer.from.map { $0 == -1 ? previous : sizes[$0] })
             case .concat:

@@ -51,11 +51,18 @@ package struct HeadBranch: Sendable {
     /// How far over an even share of the work the costliest branch may be for the branches to run side by side.
     static let unevenShare = 1.1
 
-    /// For the memory plan: the maps that branches running beside one another hold beyond what one
-    /// branch at a time would (each thread's branch holds two maps of its width at a time).
-    package static func sideBySideScratchBytes(_ branches: [HeadBranch], sizes: [(Int, Int)], threads: Int) -> Int {
-        guard runSideBySide(costs: flops(branches, sizes: sizes), threads: threads) else { return 0 }
+    /// For the memory plan: what the branches hold beyond one branch's maps at a time. One after
+    /// the other, the scratch of the branch that holds most, each layer on every thread
+    /// (`Module.scratchBytes`). Side by side, each thread's branch also holds two maps of its width at
+    /// a time, beside the widest, and its own scratch on its one thread: the most there can be at
+    /// once is the largest of each, `threads` of them.
+    package static func scratchBytes(_ branches: [HeadBranch], sizes: [(Int, Int)], threads: Int) -> Int {
+        guard runSideBySide(costs: flops(branches, sizes: sizes), threads: threads) else {
+            return branches.map { $0.module.scratchBytes(sizes[$0.level], running: threads) }.max() ?? 0
+        }
+        let scratch = branches.map { $0.module.scratchBytes(sizes[$0.level], running: 1) }.sorted(by: >)
         let maps = branches.map { $0.mapChannels * sizes[$0.level].0 * sizes[$0.level].1 }.sorted(by: >)
-        return maps.prefix(min(threads, maps.count)).dropFirst().reduce(0) { $0 + 2 * $1 } * MemoryLayout<Float>.stride
+        return maps.prefix(threads).dropFirst().reduce(0) { $0 + 2 * $1 } * MemoryLayout<Float>.stride
+            + scratch.prefix(threads).reduce(0, +)
     }
 }

@@ -13,9 +13,11 @@ package protocol Module: Sendable {
     func outputSize(_ size: (Int, Int)) -> (Int, Int)
     /// Floating-point operations (a multiply-add counts two) for an input of `size`.
     func flops(_ size: (Int, Int)) -> Int
-    /// Bytes of scratch beyond feature maps that the block holds at once for an input of `size`
-    /// (the attention's score matrices, which grow with the square of the positions).
-    func scratchBytes(_ size: (Int, Int)) -> Int
+    /// Bytes of scratch beyond feature maps that the block holds at once for an input of `size` with
+    /// `running` threads at work on it (the kernels' per-block buffers, as they cut the work for
+    /// `ComputeThreads.count`; the attention's score matrices, which grow with the square of the
+    /// positions).
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int
 }
 
 extension Module {
@@ -25,7 +27,7 @@ extension Module {
     package func outputSize(_ size: (Int, Int)) -> (Int, Int) { size }
 
     /// Most blocks need no scratch that grows faster than their feature maps.
-    package func scratchBytes(_ size: (Int, Int)) -> Int { 0 }
+    package func scratchBytes(_ size: (Int, Int), running: Int) -> Int { 0 }
 }
 
 /// Modules run one after another, as `nn.Sequential`.
@@ -42,10 +44,10 @@ struct Sequential: Module {
         modules.reduce(size) { size, module in module.outputSize(size) }
     }
 
-    func scratchBytes(_ size: (Int, Int)) -> Int {
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int {
         var size = size, largest = 0
         for module in modules {
-            largest = max(largest, module.scratchBytes(size))
+            largest = max(largest, module.scratchBytes(size, running: running))
             size = module.outputSize(size)
         }
         return largest

@@ -25,5 +25,5 @@ struct PSABlock: Module {
 
     func flops(_ size: (Int, Int)) -> Int { attention.flops(size) + ffn.flops(size) }
 
-    func scratchBytes(_ size: (Int, Int)) -> Int { attention.scratchBytes(size) }
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { max(attention.scratchBytes(size, running: running), ffn.scratchBytes(size, running: running)) }
 }

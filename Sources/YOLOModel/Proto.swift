@@ -26,4 +26,6 @@ struct Proto: Module {
     func outputSize(_ size: (Int, Int)) -> (Int, Int) { stages.outputSize(size) }
 
     func flops(_ size: (Int, Int)) -> Int { stages.flops(size) }
+
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { stages.scratchBytes(size, running: running) }
 }

@@ -30,4 +30,6 @@ struct SPPF: Module {
     var parameterCount: Int { cv1.parameterCount + cv2.parameterCount }
 
     func flops(_ size: (Int, Int)) -> Int { cv1.flops(size) + cv2.flops(size) }
+
+    func scratchBytes(_ size: (Int, Int), running: Int) -> Int { max(cv1.scratchBytes(size, running: running), cv2.scratchBytes(size, running: running)) }
 }

@@ -2,20 +2,22 @@ import Testing
 import YOLOKernels
 import YOLOModel
 
-/// `HeadBranch`: when a head's branches run side by side, what the memory plan adds for it, and that
+/// `HeadBranch`: when a head's branches run side by side, what the memory plan counts for them, and that
 /// the outputs come back in the branches' order on either path.
 @Suite struct HeadBranchTests {
-    /// A branch of a given cost whose output is one value: its tag plus its input's first value.
+    /// A branch of a given cost and scratch whose output is one value: its tag plus its input's first value.
     struct TaggedBranch: Module {
         let cost: Int
+        let scratch: Int
         let tag: Float
         func callAsFunction(_ x: Tensor) -> Tensor { Tensor(shape: [1, 1, 1, 1], values: [tag + x.data[0]]) }
         var parameterCount: Int { 0 }
         func flops(_ size: (Int, Int)) -> Int { cost }
+        func scratchBytes(_ size: (Int, Int), running: Int) -> Int { scratch }
     }
 
-    static func branch(cost: Int, level: Int, mapChannels: Int = 1, tag: Float = 0) -> HeadBranch {
-        HeadBranch(module: TaggedBranch(cost: cost, tag: tag), level: level, mapChannels: mapChannels)
+    static func branch(cost: Int, level: Int, mapChannels: Int = 1, scratch: Int = 0, tag: Float = 0) -> HeadBranch {
+        HeadBranch(module: TaggedBranch(cost: cost, scratch: scratch, tag: tag), level: level, mapChannels: mapChannels)
     }
 
     @Test("side by side only on several threads, with the costliest branch at most 1.1 × an even share",
@@ -32,20 +34,22 @@ import YOLOModel
         #expect(HeadBranch.runSideBySide(costs: costs, threads: threads) == sideBySide)
     }
 
-    /// Maps of 16 × 64, 8 × 64 and 32 × 16 floats (levels 8 × 8 and 4 × 4): beside the widest, each
-    /// further thread's branch holds two maps of its width.
-    @Test func sideBySideScratch() {
+    /// Maps of 16 × 64, 8 × 64 and 32 × 16 floats (levels 8 × 8 and 4 × 4), scratch of 100, 300 and
+    /// 200 bytes. One after the other, a branch at a time holds its scratch. Side by side, beside the
+    /// widest map each further thread's branch holds two maps of its width, and each its scratch.
+    @Test func scratch() {
         let sizes = [(8, 8), (4, 4)]
-        let even = [Self.branch(cost: 10, level: 0, mapChannels: 16), Self.branch(cost: 10, level: 0, mapChannels: 8),
-                    Self.branch(cost: 10, level: 1, mapChannels: 32)]
-        #expect(HeadBranch.sideBySideScratchBytes(even, sizes: sizes, threads: 1) == 0)
-        #expect(HeadBranch.sideBySideScratchBytes(even, sizes: sizes, threads: 2) == 2 * 512 * 4)
-        #expect(HeadBranch.sideBySideScratchBytes(even, sizes: sizes, threads: 3) == 2 * (512 + 512) * 4)
+        let even = [Self.branch(cost: 10, level: 0, mapChannels: 16, scratch: 100),
+                    Self.branch(cost: 10, level: 0, mapChannels: 8, scratch: 300),
+                    Self.branch(cost: 10, level: 1, mapChannels: 32, scratch: 200)]
+        #expect(HeadBranch.scratchBytes(even, sizes: sizes, threads: 1) == 300)
+        #expect(HeadBranch.scratchBytes(even, sizes: sizes, threads: 2) == 2 * 512 * 4 + 300 + 200)
+        #expect(HeadBranch.scratchBytes(even, sizes: sizes, threads: 3) == 2 * (512 + 512) * 4 + 300 + 200 + 100)
         // More threads than branches: each branch is over an even share, so each layer runs on every thread.
-        #expect(HeadBranch.sideBySideScratchBytes(even, sizes: sizes, threads: 8) == 0)
-        // One branch far over an even share: one after the other, nothing beyond one branch's maps.
-        let uneven = [Self.branch(cost: 100, level: 0, mapChannels: 16)] + even.dropFirst()
-        #expect(HeadBranch.sideBySideScratchBytes(uneven, sizes: sizes, threads: 2) == 0)
+        #expect(HeadBranch.scratchBytes(even, sizes: sizes, threads: 8) == 300)
+        // One branch far over an even share: one after the other.
+        let uneven = [Self.branch(cost: 100, level: 0, mapChannels: 16, scratch: 100)] + even.dropFirst()
+        #expect(HeadBranch.scratchBytes(uneven, sizes: sizes, threads: 2) == 300)
     }
 
     /// Even costs take the side-by-side path wherever `ComputeThreads.count` is above 1, uneven ones
