@@ -110,10 +110,11 @@ def ensure_venv_and_reexec(args: argparse.Namespace) -> None:
     os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
-def export_models(weights: Path, name: str, end2end: bool = False) -> tuple[Path, Path, Path, Path]:
+def export_models(weights: Path, name: str, engines: list[str], end2end: bool = False) -> tuple[Path, Path, Path, Path]:
     """ONNX and ncnn exports of `weights` by Ultralytics (`WORK/name.*`; with `end2end`, the nms=False ONNX
     export alone in `WORK/name-end2end/`), redone when the checkpoint changes, and MNN's conversion of the
-    ONNX file. Returns the checkpoint's copy beside them too."""
+    ONNX file; the ncnn export and the MNN conversion only where `engines` has them. Returns the checkpoint's
+    copy beside them too."""
     import hashlib
 
     folder = WORK / f"{name}-end2end" if end2end else WORK
@@ -124,9 +125,11 @@ def export_models(weights: Path, name: str, end2end: bool = False) -> tuple[Path
     ncnn_dir = folder / f"{name}_ncnn_model"
     mnn_path = folder / f"{name}.mnn"
     stamp = folder / ("exports.sha256" if name == "yolo11n" else f"{name}.exports.sha256")
-    ncnn_ready = end2end or (ncnn_dir / "model.ncnn.param").exists()
+    wants_ncnn, wants_mnn = "ncnn" in engines and not end2end, "mnn" in engines
+    ncnn_ready = not wants_ncnn or (ncnn_dir / "model.ncnn.param").exists()
     if stamp.exists() and stamp.read_text() == digest and checkpoint.exists() and onnx_path.exists() and ncnn_ready:
-        convert_to_mnn(onnx_path, mnn_path)
+        if wants_mnn:
+            convert_to_mnn(onnx_path, mnn_path)
         return checkpoint, onnx_path, ncnn_dir, mnn_path
     shutil.copyfile(weights, checkpoint)
     from ultralytics import YOLO
@@ -134,14 +137,15 @@ def export_models(weights: Path, name: str, end2end: bool = False) -> tuple[Path
     log(f"exporting {name} to ONNX (static 640×640, default opset, onnxslim{', nms=False' if end2end else ''}) with Ultralytics")
     YOLO(str(checkpoint)).export(format="onnx", imgsz=IMGSZ, dynamic=False, simplify=True, verbose=False,
                                  **({"nms": False} if end2end else {}))
-    if not end2end:
+    if wants_ncnn:
         log(f"exporting {name} to ncnn (pnnx) with Ultralytics")
         YOLO(str(checkpoint)).export(format="ncnn", imgsz=IMGSZ, verbose=False)
-    if not onnx_path.exists() or not (end2end or (ncnn_dir / "model.ncnn.param").exists()):
+    if not onnx_path.exists() or not (not wants_ncnn or (ncnn_dir / "model.ncnn.param").exists()):
         sys.exit("peers.py: an export failed (see above)")
     stamp.write_text(digest)
     mnn_path.unlink(missing_ok=True)
-    convert_to_mnn(onnx_path, mnn_path)
+    if wants_mnn:
+        convert_to_mnn(onnx_path, mnn_path)
     return checkpoint, onnx_path, ncnn_dir, mnn_path
 
 
@@ -590,7 +594,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
         if not args.no_build:
             build_swift_worker(args.swift_flags)
             args.no_build = True  # once for every model
-    checkpoint, onnx_path, ncnn_dir, mnn_path = export_models(weights, name, end2end)
+    checkpoint, onnx_path, ncnn_dir, mnn_path = export_models(weights, name, engines, end2end)
     input_path = prepare_input(image)
     artifacts = {"onnxruntime": onnx_path, "openvino": onnx_path, "mnn": mnn_path, "ncnn": ncnn_dir,
                  "pytorch": checkpoint}
