@@ -52,6 +52,7 @@ Examples:
   python3 Benchmarks/peers.py --runs 3 --rounds 2 --threads 1   # a quick check
   python3 Benchmarks/peers.py --engines swiftyolo,onnxruntime
   python3 Benchmarks/peers.py --models yolo26n
+  SWIFTYOLO_KERNELS=avx2 python3 Benchmarks/peers.py --models yolo11n   # SwiftYOLO's AVX2 set on an AVX-512 host
 """
 from __future__ import annotations
 
@@ -347,6 +348,7 @@ class Worker:
         if not ready.get("ready"):
             raise RuntimeError(f"{engine} did not start: {ready}")
         self.load_ms = ready.get("load_ms")
+        self.kernels = ready.get("kernels")  # SwiftYOLO's kernel set
 
     def receive(self) -> dict:
         line = self.process.stdout.readline()
@@ -523,6 +525,7 @@ def onnx_opset(path: Path) -> int | None:
 
 def markdown(report: dict) -> str:
     m, v, s = report["machine"], report["versions"], report["settings"]
+    kernels = next((r.get("kernels") for r in report["results"] if r["engine"] == "swiftyolo"), None)
     lines = [
         f"# SwiftYOLO and its peers: {report['model_name']} at {IMGSZ}×{IMGSZ}",
         "",
@@ -530,7 +533,8 @@ def markdown(report: dict) -> str:
         f"- machine: {m['cpu']}, {m['cores']} cores ({', '.join(m.get('instruction_sets') or ['no AVX2'])}), {m['os']}; "
         f"load average {report['load_before']} before, "
         f"{report['load_after']} after",
-        f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
+        f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}; kernel set "
+        f"{kernels or '?'}, {'forced by SWIFTYOLO_KERNELS' if s.get('swiftyolo_kernels') else 'the run-time choice'}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
         f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); OpenVINO {v['openvino']}; MNN {v['MNN']}; ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
         f"PyTorch {v['torch']}; Ultralytics {v['ultralytics']}; Python {v['python']}",
         f"- method: `Benchmarks/peers.py {s['command_line']}` — {s['rounds']} rounds × {s['runs']} runs per engine "
@@ -649,7 +653,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
                 # Busy threads on average while timed: about `threads` or less, never more.
                 "cpu_over_wall": cpu_ms[engine] / sum(samples[engine]),
                 "samples_ms": samples[engine], "round_medians_ms": round_medians[engine],
-                "load_ms": workers[engine].load_ms, "numerics": numerics.get(engine),
+                "load_ms": workers[engine].load_ms, "kernels": workers[engine].kernels, "numerics": numerics.get(engine),
             })
     load_after = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
 
@@ -667,6 +671,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
                      "engines": engines, "pause_s": args.pause, "imgsz": IMGSZ,
                      "image": os.path.relpath(image, ROOT), "weights": os.path.relpath(weights, ROOT),
                      "model": os.path.relpath(model, ROOT), "swift_flags": args.swift_flags,
+                     "swiftyolo_kernels": os.environ.get("SWIFTYOLO_KERNELS"),
                      "command_line": shlex.join(sys.argv[1:])},
         "results": results,
     }

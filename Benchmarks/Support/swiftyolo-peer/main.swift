@@ -86,7 +86,7 @@ func forward() throws -> Tensor {
     return output
 }
 
-reply(["ready": true, "threads": ComputeThreads.count, "load_ms": loadMilliseconds])
+reply(["ready": true, "threads": ComputeThreads.count, "load_ms": loadMilliseconds, "kernels": KernelSet.active.name])
 while let line = readLine() {
     let words = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard let command = words.first else { continue }
