@@ -59,11 +59,16 @@ extension Convolution {
 }
 
 extension WinogradConvolution {
-    /// Tile rows per block for an input of `height × width`: about 256 tiles a block, and at least one
-    /// block per thread.
-    package static func tileRowsPerBlock(height: Int, width: Int, threads: Int) -> Int {
+    /// The blocks of tile rows for an input of `height × width`, block `b` the rows from
+    /// `tileRows · b / blocks` up to the next block's: about 256 tiles a block, and a multiple of the
+    /// threads where there are the rows, so that each thread gets as many rows (seven blocks of six
+    /// rows and one of four, as before at 160 × 160, kept one of two threads waiting for a fifth of
+    /// the layer).
+    package static func blockCount(height: Int, width: Int, threads: Int) -> Int {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        return max(1, min(max(1, 256 / tileColumns), (tileRows + threads - 1) / threads))
+        let preferredRows = max(1, 256 / tileColumns)
+        let blocks = (tileRows + preferredRows - 1) / preferredRows
+        return min(tileRows, (blocks + threads - 1) / threads * threads)
     }
 
     /// Each block's `V_ξ` (`C_in × tiles`) and `M_ξ` (`C_out × tiles` in whole vectors), 36 of each with
@@ -71,8 +76,8 @@ extension WinogradConvolution {
     /// that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        let rowsPerBlock = Self.tileRowsPerBlock(height: height, width: width, threads: threads)
-        let blocks = (tileRows + rowsPerBlock - 1) / rowsPerBlock
+        let blocks = Self.blockCount(height: height, width: width, threads: threads)
+        let rowsPerBlock = (tileRows + blocks - 1) / blocks
         let tiles = rowsPerBlock * tileColumns
         let productColumns = (tiles + lanes - 1) / lanes * lanes
         let split = (4 * rowsPerBlock + 2) * 4 * (tileColumns + 1 + 16)

@@ -9,11 +9,10 @@ extension WinogradConvolution {
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        let rowsPerBlock = Self.tileRowsPerBlock(height: height, width: width, threads: ComputeThreads.count)
-        let blocks = (tileRows + rowsPerBlock - 1) / rowsPerBlock
+        let blocks = Self.blockCount(height: height, width: width, threads: ComputeThreads.count)
         ComputeThreads.parallelFor(blocks) { block in
-            let firstTileRow = block * rowsPerBlock
-            let rows = min(rowsPerBlock, tileRows - firstTileRow)
+            let firstTileRow = tileRows * block / blocks
+            let rows = tileRows * (block + 1) / blocks - firstTileRow
             let tiles = rows * tileColumns
             // A cache line (sixteen floats) after each V_ξ and M_ξ, eight more after the last M_ξ:
             // the transforms store and load whole vectors of tiles, also where a tile row ends in a
