@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+/// A fixed set of worker threads that run the chunks of one `parallelFor` at a time, with the
+/// caller working too; while one job runs, a `parallelFor` from another thread runs serially on
+/// that thread, so concurrent detections share the cores instead of queueing.
+///
+/// A forward pass is hundreds of `parallelFor`s, some only tens of microseconds long, so waking a
+/// sleeping thread for each would cost as much as the work: a worker that finishes spins for up to
+/// `spinTime` watching for the next job before it sleeps, and the caller spins the same way for
+/// the workers to finish (as OpenMP runtimes do, with KMP_BLOCKTIME).
+///
+/// A job is cut into more chunks than threads where it has the iterations, claimed in order by
+/// whichever thread is free, the caller included: on a host whose cores run at unequal speeds (a
+/// neighbour on a sibling hyperthread) the faster thread takes more of the work instead of waiting
+/// for the slower one's fixed half (docs/performance.md, 2026-11-25).
+///
+/// Workers are started as the thread count grows and never stopped; those beyond the count in use
+/// (after `setThreads` lowered it: the pool starts with every core, `--threads 2` comes later) are
+/// parked on a condition of their own, so that they neither take chunks nor spin, nor wake at each
+/// job's broadcast.
+package final class WorkerPool: @unchecked Sendable {
+    /// Chunks per thread at most, for the threads that come free first to take over.
+    static let chunksPerThread = 4
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var threadCount = 1
+    private var workers = 0
+    private var job: ((Int) -> Void)?
+    private var chunks = 0
+    private var nextChunk = 0
+    private var unfinished = 0
+    private var generation = 0
+    /// Whether the caller sleeps until `unfinished` is 0: only then does the last chunk wake it.
+    private var callerIsWaiting = false
+    // Mirrors of `generation` and `unfinished` that a spinning thread reads without the lock.
+    private let publishedGeneration = Atomic<Int>(0)
+    private let unfinishedChunks = Atomic<Int>(0)
+    /// How long a thread spins before it sleeps.
+    private let spinTime = Duration.microseconds(200)
+
+    /// Where the workers beyond the count in use wait; `workersInUse` is guarded by it.
+    private let parking = NSCondition()
+    private var workersInUse = 0
+
+    private static let isWorkerKey = "SwiftYOLO.WorkerPool.isWorker"
+
+    package init(threads: Int) {
+        setThreads(threads)
+    }
+
+    /// The threads one `run` uses, the caller included.
+    package var threads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return threadCount
+    }
+
+    /// Uses `count` threads from now on, starting workers as needed (they are never stopped: the
+    /// pool lives as long as the process).
+    package func setThreads(_ count: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        threadCount = count
+        parking.lock()
+        workersInUse = count - 1
+        parking.broadcast()
+        parking.unlock()
+        while workers < count - 1 {
+            let index = workers
+            let thread = Thread { self.work(index: index) }
+            thread.threadDictionary[Self.isWorkerKey] = true
+            thread.stackSize = 1 << 20
+            thread.start()
+            workers += 1
+        }
+    }
+
+    private var isInsideParallelRegion: Bool {
+        Thread.current.threadDictionary[Self.isWorkerKey] as? Bool ?? false
+    }
+
+    package func run(_ iterations: Int, _ body: (Int) -> Void) {
+        let parts = min(Self.chunksPerThread * threads, iterations)
+        guard threads > 1, parts > 1, !isInsideParallelRegion else {
+            for i in 0..<iterations { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let chunk: (Int) -> Void = { part in
+                for i in (iterations * part / parts)..<(iterations * (part + 1) / parts) { body(i) }
+            }
+            condition.lock()
+            // One job at a time: a caller on another thread (two detections at once) runs serially.
+            guard job == nil else {
+                condition.unlock()
+                for i in 0..<iterations { body(i) }
+                return
+            }
+            job = chunk
+            chunks = parts
+            nextChunk = 1  // the caller runs chunk 0
+            unfinished = parts - 1
+            unfinishedChunks.store(unfinished, ordering: .releasing)
+            generation += 1
+            publishedGeneration.store(generation, ordering: .releasing)
+            condition.broadcast()
+            condition.unlock()
+
+            Thread.current.threadDictionary[Self.isWorkerKey] = true
+            chunk(0)
+            condition.lock()
+            runUnclaimedChunks(of: chunk)  // then the chunks nobody has taken yet, as a worker does
+            condition.unlock()
+            Thread.current.threadDictionary[Self.isWorkerKey] = nil
+
+            _ = spin { unfinishedChunks.load(ordering: .acquiring) == 0 }
+            condition.lock()
+            callerIsWaiting = true
+            while unfinished > 0 { condition.wait() }
+            callerIsWaiting = false
+            job = nil
+            condition.unlock()
+        }
+    }
+
+    /// A worker's life: wait for a job with chunks left, run those nobody has taken, repeat; parked
+    /// while `index` is beyond the workers in use.
+    private func work(index: Int) {
+        var seen = 0
+        condition.lock()
+        while true {
+            // Sleep until a job has a chunk left that nobody took.
+            while generation == seen || nextChunk >= chunks || job == nil || index >= threadCount - 1 {
+                if generation != seen { seen = generation }
+                if index >= threadCount - 1 {
+                    condition.unlock()
+                    parking.lock()
+                    while index >= workersInUse { parking.wait() }
+                    parking.unlock()
+                    condition.lock()
+                    continue
+                }
+                let observed = seen
+                condition.unlock()
+                let published = spin { publishedGeneration.load(ordering: .acquiring) != observed }
+                condition.lock()
+                // Re-checked under the lock: a job published after this check is broadcast to the wait.
+                if !published && generation == observed { condition.wait() }
+            }
+            guard let job else { continue }
+            runUnclaimedChunks(of: job)
+        }
+    }
+
+    /// Claims the job's next chunk, runs it and reports it done, until every chunk is taken; the
+    /// last chunk to finish wakes the caller if it sleeps (and no one otherwise: a broadcast would
+    /// also wake the workers asleep between jobs, for nothing). Called, and returns, with
+    /// `condition` locked; runs each chunk with it unlocked.
+    ///
+    /// `job` is `@escaping` although it is only called here: Swift 6.3 at `-Onone` (every debug
+    /// build, including those of packages that depend on SwiftYOLO) leaks one retain of a stored
+    /// closure passed on as a non-escaping argument, so the worker kept the job alive after `run`
+    /// returned and `withoutActuallyEscaping` trapped ("closure argument was escaped") at the first
+    /// `parallelFor` the worker joined.
+    private func runUnclaimedChunks(of job: @escaping (Int) -> Void) {
+        while nextChunk < chunks {
+            let part = nextChunk
+            nextChunk += 1
+            condition.unlock()
+            job(part)
+            condition.lock()
+            unfinished -= 1
+            unfinishedChunks.store(unfinished, ordering: .releasing)
+            if unfinished == 0 && callerIsWaiting { condition.broadcast() }
+        }
+    }
+
+    /// Polls `done` for up to `spinTime`; whether it came true.
+    private func spin(until done: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + spinTime
+        while true {
+            for _ in 0..<64 where done() { return true }
+            if clock.now >= deadline { return done() }
+        }
+    }
+}

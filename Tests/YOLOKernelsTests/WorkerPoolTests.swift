@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+import Testing
+import YOLOKernels
+
+/// The worker pool keeps to the thread count it was last given: a pool started with every core and
+/// then set to fewer (`--threads 2` on a 16-core host) once ran each job on up to four chunks' worth
+/// of threads per thread asked for, every idle worker joining in.
+@Suite struct WorkerPoolTests {
+    /// The distinct threads that ran some iteration of a job of `iterations`, each of which sleeps
+    /// `microseconds` so that every woken worker has the time to claim a chunk.
+    static func threadsUsed(by pool: WorkerPool, iterations: Int = 64, microseconds: UInt32 = 200) -> Int {
+        let seen = Mutex<Set<UInt>>([])
+        pool.run(iterations) { _ in
+            let thread = UInt(pthread_self())
+            seen.withLock { _ = $0.insert(thread) }
+            usleep(microseconds)
+        }
+        return seen.withLock { $0.count }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func keepsToALoweredThreadCount(_ threads: Int) {
+        let pool = WorkerPool(threads: 8)
+        _ = Self.threadsUsed(by: pool)  // every worker started, and spinning or asleep
+        pool.setThreads(threads)
+        #expect(pool.threads == threads)
+        for _ in 0..<5 {
+            let used = Self.threadsUsed(by: pool)
+            #expect(used <= threads, "set to \(threads) threads, a job ran on \(used)")
+        }
+    }
+
+    /// Raised again, the parked workers take part: every iteration runs, on more than one thread.
+    @Test func parkedWorkersComeBack() {
+        let pool = WorkerPool(threads: 6)
+        pool.setThreads(1)
+        #expect(Self.threadsUsed(by: pool) == 1)
+        pool.setThreads(4)
+        let ran = Mutex(0)
+        pool.run(400) { _ in ran.withLock { $0 += 1 }; usleep(100) }
+        #expect(ran.withLock { $0 } == 400)
+        let used = (0..<5).map { _ in Self.threadsUsed(by: pool) }.max() ?? 0
+        #expect(used > 1 && used <= 4, "set to 4 threads, jobs ran on at most \(used)")
+    }
+}
