@@ -299,11 +299,13 @@ sanitize-address: deps weights fixtures
 	  $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-xctest $(SANITIZE_FILTER)
 ## ThreadSanitizer looks for races, so it skips the suites that only repeat forward passes for their numbers
 ## (the parity images, goldens, each kernel set's processes, task and YOLO26 parity, backgrounds, the attention
-## heads against their double-precision reference, detect's output on 1, 2 and 3 threads; without the first seven its
-## Swift Testing run took 185 s instead of 407 on the CI machine): the kernels' threads still race over random shapes in the kernel tests, and
+## heads against their double-precision reference, detect's output on 1, 2 and 3 threads, the memory plan against
+## bench's measured peaks; without the first seven its
+## Swift Testing run took 185 s instead of 407 on the CI machine): the kernels' threads still race over random shapes in the kernel tests
+## and in a pool set below its workers (WorkerPoolTests), and
 ## real models in DetectorTests (one detector, several threads, the heads' branches side by side), CommandLineTests
 ## and the server's tests. TSAN_SKIP= runs everything.
-TSAN_SKIP ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|TaskCommandLineTests|BackgroundTests|AttentionHeadsTests|ThreadCountTests
+TSAN_SKIP ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|TaskCommandLineTests|BackgroundTests|AttentionHeadsTests|ThreadCountTests|MemoryPlanTests
 sanitize-thread: deps weights fixtures
 	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
