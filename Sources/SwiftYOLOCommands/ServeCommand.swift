@@ -31,7 +31,8 @@ struct ServeCommand: ParsableCommand {
             the next one is answered 503 with Retry-After at once. A body over --max-body is answered 413 \
             before it is read, another content type 415, an image that does not decode (or is over \
             --max-pixels) 400 with the decoder's message, a client slower than --read-timeout 408. \
-            SIGTERM or SIGINT stops accepting, answers the requests in flight, and exits 0.
+            SIGTERM or SIGINT stops accepting, answers the requests in flight, prints \
+            "swift-yolo serve: stopped after N requests, every one answered", and exits 0.
 
             Examples:
               swift-yolo serve --model Weights/yolo11n.swyolo --port 8080
@@ -95,6 +96,16 @@ struct ServeCommand: ParsableCommand {
             }
         } catch {
             throw CommandFailure.failed("serve on \(host):\(port): \(error)")
+        }
+        // Stopped by SIGTERM or SIGINT, every accepted request answered: the count, for operators and
+        // for tools/serve_check.py (a connection the server closed unread, still in the listen queue
+        // at the stop, is reset by the kernel: the client sees that, not an unanswered request).
+        let (received, answered) = server.metrics.requestTotals
+        let unanswered = received == answered ? "every one answered" : "\(received - answered) of them unanswered"
+        do {
+            try StandardStreams.line("swift-yolo serve: stopped after \(received) requests, \(unanswered)")
+        } catch {
+            StandardStreams.message("warning: could not write the stopping line: \(error)")
         }
     }
 

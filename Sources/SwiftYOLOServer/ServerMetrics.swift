@@ -1,5 +1,6 @@
 import Prometheus
 import SwiftYOLO
+import Synchronization
 
 /// The server's Prometheus metrics (`GET /metrics`): requests by route and status, the latency of
 /// each request and of each stage of its detection, the queue.
@@ -8,6 +9,8 @@ package final class ServerMetrics: Sendable {
     private let queueDepth: Gauge
     private let inFlight: Gauge
     private let decode: DurationHistogram, preprocess: DurationHistogram, inference: DurationHistogram, postprocess: DurationHistogram
+    /// Requests that reached the routes, and those answered, since the start (`requestTotals`).
+    private let received = Atomic<Int>(0), answered = Atomic<Int>(0)
     /// Seconds, from 5 ms to 10 s: a forward pass takes tens of milliseconds, a queued request more.
     private static let buckets: [Duration] = [5, 10, 25, 50, 75, 100, 150, 250, 500, 1000, 2500, 5000, 10_000].map { .milliseconds($0) }
 
@@ -29,8 +32,14 @@ package final class ServerMetrics: Sendable {
         postprocess = stage("postprocess")
     }
 
+    /// Counts a request that reached the routes (its head read), before it is answered.
+    package func recordReceived() {
+        received.add(1, ordering: .relaxed)
+    }
+
     /// Counts a request of `route` answered with `status`, and its duration.
     package func recordRequest(route: String, status: Int, duration: Duration) {
+        answered.add(1, ordering: .relaxed)
         registry.makeCounter(descriptor: .init(namespace: "swiftyolo", metricName: "http_requests", unitName: "total",
                                                helpText: "HTTP requests by route and status."),
                              labels: [("route", route), ("status", String(status))]).increment()
@@ -51,6 +60,12 @@ package final class ServerMetrics: Sendable {
     package func recordQueue(waiting: Int, running: Int) {
         queueDepth.set(Double(waiting))
         inFlight.set(Double(running))
+    }
+
+    /// Requests received and answered so far: equal once the server has stopped gracefully, every
+    /// request it read answered (`swift-yolo serve`'s last line says so).
+    package var requestTotals: (received: Int, answered: Int) {
+        (received.load(ordering: .relaxed), answered.load(ordering: .relaxed))
     }
 
     /// The Prometheus text exposition of every metric.
