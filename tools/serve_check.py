@@ -6,8 +6,9 @@
 - 64 requests at concurrency 32 get only 200s and deliberate 503s (with Retry-After);
 - SIGTERM during load exits 0, and every request the server read was answered: its last line counts
   them ("stopped after N requests, every one answered"), and N is the number of answers the clients
-  got. A connection still in the kernel's listen queue when the server stops is reset unread; the
-  client cannot tell that from a dropped request, so the server's count decides, not the resets.
+  got. A connection the server has not read when it stops (in the kernel's listen queue, or just
+  accepted) is reset; the client cannot tell that from a dropped request, so the server's count
+  decides, not the resets.
 
 Usage: tools/serve_check.py SWIFT_YOLO MODEL IMAGE
 """

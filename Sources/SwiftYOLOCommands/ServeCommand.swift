@@ -98,8 +98,8 @@ struct ServeCommand: ParsableCommand {
             throw CommandFailure.failed("serve on \(host):\(port): \(error)")
         }
         // Stopped by SIGTERM or SIGINT, every accepted request answered: the count, for operators and
-        // for tools/serve_check.py (a connection the server closed unread, still in the listen queue
-        // at the stop, is reset by the kernel: the client sees that, not an unanswered request).
+        // for tools/serve_check.py (a connection not yet read at the stop is reset, which its client
+        // cannot tell from a dropped request; this count can).
         let (received, answered) = server.metrics.requestTotals
         let unanswered = received == answered ? "every one answered" : "\(received - answered) of them unanswered"
         do {
