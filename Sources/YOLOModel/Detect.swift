@@ -164,11 +164,6 @@ struct Detect: Sendable {
             + scores.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: classMapChannels[$0]) }
     }
 
-    /// FLOPs of the branches for the levels' sizes (the DFL decode is not counted).
-    func flops(_ sizes: [(Int, Int)]) -> Int {
-        zip(sizes, zip(boxBranches, classBranches)).reduce(0) { $0 + $1.1.0.flops($1.0) + $1.1.1.flops($1.0) }
-    }
-
     /// Both heads' parameters when the head is end-to-end (both are loaded).
     var parameterCount: Int {
         let oneToOne = (oneToOneBranches?.boxes ?? []) + (oneToOneBranches?.scores ?? [])

@@ -52,6 +52,11 @@ extension DetectionHead {
 
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int { branchScratchBytes(sizes) }
 
+    /// Detect's (one-to-many) and the extra branches' FLOPs for the levels' sizes (the DFL decode is not counted).
+    func flops(_ sizes: [(Int, Int)]) -> Int {
+        HeadBranch.flops(detect.branches() + extraBranches, sizes: sizes).reduce(0, +)
+    }
+
     /// What Detect's and the extra branches hold beyond one branch's maps (`HeadBranch.scratchBytes`).
     func branchScratchBytes(_ sizes: [(Int, Int)]) -> Int {
         HeadBranch.scratchBytes(detect.branches() + extraBranches, sizes: sizes, threads: ComputeThreads.count)

@@ -62,9 +62,5 @@ struct Pose: DetectionHead {
         }
     }
 
-    func flops(_ sizes: [(Int, Int)]) -> Int {
-        detect.flops(sizes) + zip(keypointBranches, sizes).reduce(0) { $0 + $1.0.flops($1.1) }
-    }
-
     var parameterCount: Int { keypointBranches.reduce(detect.parameterCount) { $0 + $1.parameterCount } }
 }

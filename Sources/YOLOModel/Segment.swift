@@ -43,10 +43,6 @@ struct Segment: DetectionHead {
         return HeadOutput(predictions: predictions(detected, extraRows: Array(extra.dropLast())), prototypes: extra.last)
     }
 
-    func flops(_ sizes: [(Int, Int)]) -> Int {
-        detect.flops(sizes) + zip(coefficientBranches, sizes).reduce(0) { $0 + $1.0.flops($1.1) } + proto.flops(sizes[0])
-    }
-
     /// Proto's maps at the finest level (its first convolution's output) and at twice its size (the
     /// upsampled map, the next convolution's output, the prototypes), plus the coefficient maps and
     /// the branches running side by side.
