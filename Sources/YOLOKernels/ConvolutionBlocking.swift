@@ -14,10 +14,16 @@ extension Convolution {
         return max(1, min(planeSize, ((planeSize + blocks - 1) / blocks + tile - 1) / tile * tile))
     }
 
-    /// Whether the 1×1 path copies each block's rows before its GEMM: planes a multiple of 4 KiB long
-    /// put every row of B in the same sets of the L1 cache, and the copy's rows are not.
-    package static func copiesPointwiseBlocks(planeSize: Int, panelShares panels: Int) -> Bool {
+    /// Whether the 1×1 path copies each block's rows before its GEMM, for a task of `panels` panels:
+    /// planes a multiple of 4 KiB long put every row of B in the same sets of the L1 cache, and the
+    /// copy's rows are not.
+    package static func copiesPointwiseBlocks(planeSize: Int, panels: Int) -> Bool {
         planeSize % 1024 == 0 && panels > 1
+    }
+
+    /// The floats of the im2col columns of a block of `positions` output positions: `C_in · k · k` rows.
+    package func im2colFloats(positions: Int) -> Int {
+        geometry.inputChannels * geometry.kernelSize * geometry.kernelSize * positions
     }
 
     /// The row stride of that copy for a block of `count` positions: whole cache lines, not a multiple of 4 KiB.
@@ -47,10 +53,10 @@ extension Convolution {
             let perTask: Int
             if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
                 let panelsPerTask = (packedFilters[0].panels + tasks.panelShares - 1) / tasks.panelShares
-                perTask = Self.copiesPointwiseBlocks(planeSize: planeSize, panelShares: panelsPerTask)
+                perTask = Self.copiesPointwiseBlocks(planeSize: planeSize, panels: panelsPerTask)
                     ? g.filterSize * Self.pointwiseCopyStride(blockSize) : 0
             } else {
-                perTask = g.inputChannels * g.kernelSize * g.kernelSize * blockSize  // the block's im2col columns
+                perTask = im2colFloats(positions: blockSize)
             }
             floats = min(running, tasks.count) * perTask
         }
@@ -71,18 +77,36 @@ extension WinogradConvolution {
         return min(tileRows, (blocks + threads - 1) / threads * threads)
     }
 
-    /// Each block's `V_ξ` (`C_in × tiles`) and `M_ξ` (`C_out × tiles` in whole vectors), 36 of each with
-    /// a cache line after each, and its input rows split into four column phases, times the blocks
-    /// that run at once.
+    /// The buffers of a block of `tileRows` rows of `tileColumns` tiles, with vectors of `lanes`.
+    package struct BlockBuffers {
+        /// `V_ξ`, `C_in × tiles`, and `M_ξ`, `C_out × productColumns` (the tiles in whole vectors), 36
+        /// of each, a cache line after each and eight floats more after the last `M_ξ`.
+        package let productColumns: Int, transformedStride: Int, productsStride: Int
+        /// The block's padded input rows split into four column phases: `splitRows × 4 × splitWidth`.
+        package let splitRows: Int, splitWidth: Int
+
+        package init(inputChannels: Int, outputChannels: Int, tileRows: Int, tileColumns: Int, lanes: Int) {
+            let tiles = tileRows * tileColumns
+            productColumns = (tiles + lanes - 1) / lanes * lanes
+            transformedStride = inputChannels * tiles + 16
+            productsStride = outputChannels * productColumns + 16
+            // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m; spare lanes for the loads at m + 1.
+            splitRows = 4 * tileRows + 2
+            splitWidth = tileColumns + 1 + 16
+        }
+
+        package var transformedFloats: Int { 36 * transformedStride }
+        package var productsFloats: Int { 36 * productsStride + 8 }
+        package var splitFloats: Int { splitRows * 4 * splitWidth }
+    }
+
+    /// The largest block's buffers, times the blocks that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
         let blocks = Self.blockCount(height: height, width: width, threads: threads)
-        let rowsPerBlock = (tileRows + blocks - 1) / blocks
-        let tiles = rowsPerBlock * tileColumns
-        let productColumns = (tiles + lanes - 1) / lanes * lanes
-        let split = (4 * rowsPerBlock + 2) * 4 * (tileColumns + 1 + 16)
-        let perBlock = 36 * (inputChannels * tiles + 16) + 36 * (outputChannels * productColumns + 16) + 8 + split
-        return min(running, blocks) * perBlock
+        let buffers = BlockBuffers(inputChannels: inputChannels, outputChannels: outputChannels,
+                                   tileRows: (tileRows + blocks - 1) / blocks, tileColumns: tileColumns, lanes: lanes)
+        return min(running, blocks) * (buffers.transformedFloats + buffers.productsFloats + buffers.splitFloats)
     }
 }
 
@@ -105,6 +129,18 @@ extension PhaseSplitConvolution {
         return (phaseWidth, wholeRows, blocks)
     }
 
+    /// The floats of a block's four phase planes of `rows + 1` phase rows, `C_in` of each, and a
+    /// vector of zeros after them (the narrow path's reads run up to a vector past the last plane).
+    package func phaseFloats(rows: Int, phaseWidth: Int, lanes: Int) -> Int {
+        4 * inputChannels * (rows + 1) * phaseWidth + lanes
+    }
+
+    /// The columns of a narrow block's products (`C_out` rows of them): its `rows` rows of
+    /// `phaseWidth` positions, in whole vectors.
+    package static func productColumns(rows: Int, phaseWidth: Int, lanes: Int) -> Int {
+        (rows * phaseWidth + lanes - 1) / lanes * lanes
+    }
+
     /// Each block's four phases (and, for rows not of whole vectors, its products), times the blocks
     /// that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
@@ -112,8 +148,7 @@ extension PhaseSplitConvolution {
         let (phaseWidth, wholeRows, blocks) = blocking(height: height, width: width, threads: threads, lanes: lanes)
         let tasks = GEMMTasks(blocks: blocks, panels: filters.panels, threads: threads)
         let rows = (outputHeight + blocks - 1) / blocks
-        let phases = 4 * inputChannels * (rows + 1) * phaseWidth + lanes
-        let products = wholeRows ? 0 : outputChannels * ((rows * phaseWidth + lanes - 1) / lanes * lanes)
-        return min(running, tasks.count) * (phases + products)
+        let products = wholeRows ? 0 : outputChannels * Self.productColumns(rows: rows, phaseWidth: phaseWidth, lanes: lanes)
+        return min(running, tasks.count) * (phaseFloats(rows: rows, phaseWidth: phaseWidth, lanes: lanes) + products)
     }
 }

@@ -55,7 +55,7 @@ extension Convolution {
                 // Planes a multiple of 4 KiB long put every row of B in the same sets of the L1 cache
                 // (64 sets of 64-byte lines): the block's rows are copied first, to rows that are not.
                 var copy: Tensor?
-                if Self.copiesPointwiseBlocks(planeSize: planeSize, panelShares: panels.count) {
+                if Self.copiesPointwiseBlocks(planeSize: planeSize, panels: panels.count) {
                     let copyStride = Self.pointwiseCopyStride(count)
                     let buffer = Tensor(uninitializedShape: [filters.depth * copyStride])
                     var row = 0
@@ -94,7 +94,7 @@ extension Convolution {
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
             let start = block * blockSize, count = min(blockSize, planeSize - start)
-            let columns = Tensor(uninitializedShape: [g.inputChannels * taps, count])
+            let columns = Tensor(uninitializedShape: [im2colFloats(positions: count)])
             im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                    stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
             for (group, filters) in packedFilters.enumerated() {

@@ -19,7 +19,7 @@ extension PhaseSplitConvolution {
             // narrow path below reads up to a vector further, past the last plane into the zeroed
             // spare floats after it.
             let planeSize = (rows + 1) * phaseWidth, lanes = FloatVector.scalarCount
-            let phasesTensor = Tensor(uninitializedShape: [4 * inputChannels * planeSize + lanes])
+            let phasesTensor = Tensor(uninitializedShape: [phaseFloats(rows: rows, phaseWidth: phaseWidth, lanes: lanes)])
             let phases = phasesTensor.data
             defer { withExtendedLifetime(phasesTensor) {} }
             (phases + 4 * inputChannels * planeSize).update(repeating: 0, count: lanes)
@@ -54,7 +54,7 @@ extension PhaseSplitConvolution {
             // GEMM runs over whole vectors of positions, the last one computed past the block's end
             // and never read, so that its last columns do not go through the GEMM's zero-padded copy
             // (of all 9 · C_in rows of B: 1152 at YOLO11n's layers 5, 7 and 20).
-            let columns = wholeVectorCount(rows * phaseWidth)
+            let columns = Self.productColumns(rows: rows, phaseWidth: phaseWidth, lanes: lanes)
             let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
             let products = productsTensor.data
             defer { withExtendedLifetime(productsTensor) {} }

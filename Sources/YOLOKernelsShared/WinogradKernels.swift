@@ -28,16 +28,16 @@ extension WinogradConvolution {
             // `V_ξ`'s rows are read up to a vector past their end: into the next row, and after the
             // last row into its spare line, zeroed first (the input transform's stores overwrite
             // part of it).
-            let productColumns = wholeVectorCount(tiles)
-            let transformedStride = inputChannels * tiles + 16
-            let transformedTensor = Tensor(uninitializedShape: [36 * transformedStride])
-            let productsStride = outputChannels * productColumns + 16
-            let productsTensor = Tensor(uninitializedShape: [36 * productsStride + 8])
+            let buffers = BlockBuffers(inputChannels: inputChannels, outputChannels: outputChannels, tileRows: rows,
+                                       tileColumns: tileColumns, lanes: FloatVector.scalarCount)
+            let (productColumns, transformedStride, productsStride) = (buffers.productColumns, buffers.transformedStride, buffers.productsStride)
+            let transformedTensor = Tensor(uninitializedShape: [buffers.transformedFloats])
+            let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
             let (transformed, products) = (transformedTensor.data, productsTensor.data)
             defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
             for xi in 0..<36 { (transformed + xi * transformedStride + inputChannels * tiles).update(repeating: 0, count: 16) }
             transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                           tileColumns: tileColumns, planeStride: transformedStride, into: transformed)
+                           tileColumns: tileColumns, buffers: buffers, into: transformed)
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
@@ -67,11 +67,9 @@ extension WinogradConvolution {
     /// last eight tiles or fewer take a vector of eight, which stores half as much where most lanes
     /// are past the row's end (narrow rows, such as 20 wide with five tiles, are mostly that).
     private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
-                                tileColumns: Int, planeStride: Int, into transformed: UnsafeMutablePointer<Float>) {
-        let tiles = tileRows * tileColumns
-        // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m; spare lanes for the loads at m + 1.
-        let phaseWidth = tileColumns + 1 + 16
-        let rowCount = 4 * tileRows + 2
+                                tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
+        let tiles = tileRows * tileColumns, planeStride = buffers.transformedStride
+        let phaseWidth = buffers.splitWidth, rowCount = buffers.splitRows
         let splitTensor = Tensor(uninitializedShape: [rowCount, 4, phaseWidth])
         let split = splitTensor.data
         // d B of one vector of tiles: 6 × 6 vectors (`transformGroup`).
