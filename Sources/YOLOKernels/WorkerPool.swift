@@ -13,15 +13,20 @@ import Synchronization
 /// A job is cut into more chunks than threads where it has the iterations, claimed in order by
 /// whichever thread is free, the caller included: on a host whose cores run at unequal speeds (a
 /// neighbour on a sibling hyperthread) the faster thread takes more of the work instead of waiting
-/// for the slower one's fixed half (docs/performance.md, 2026-11-25).
+/// for the slower one's fixed half (docs/performance.md, 2026-11-25). A job of a few iterations
+/// (up to `wholeIterationsPerThread` a thread: a convolution's blocks) is claimed one iteration at a
+/// time; cut into `chunksPerThread` chunks a thread, its chunks would hold one or two blocks, and
+/// the thread that drew more twos would finish a block after the other.
 ///
 /// Workers are started as the thread count grows and never stopped; those beyond the count in use
 /// (after `setThreads` lowered it: the pool starts with every core, `--threads 2` comes later) are
 /// parked on a condition of their own, so that they neither take chunks nor spin, nor wake at each
 /// job's broadcast.
 package final class WorkerPool: @unchecked Sendable {
-    /// Chunks per thread at most, for the threads that come free first to take over.
-    static let chunksPerThread = 4
+    /// Chunks per thread of a job of many iterations, for the threads that come free first to take over.
+    package static let chunksPerThread = 4
+    /// Iterations per thread up to which each iteration is a chunk of its own.
+    package static let wholeIterationsPerThread = 16
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var threadCount = 1
@@ -76,12 +81,17 @@ package final class WorkerPool: @unchecked Sendable {
         }
     }
 
+    /// The chunks a job of `iterations` is cut into on `threads` threads.
+    package static func chunkCount(iterations: Int, threads: Int) -> Int {
+        iterations <= wholeIterationsPerThread * threads ? iterations : chunksPerThread * threads
+    }
+
     private var isInsideParallelRegion: Bool {
         Thread.current.threadDictionary[Self.isWorkerKey] as? Bool ?? false
     }
 
     package func run(_ iterations: Int, _ body: (Int) -> Void) {
-        let parts = min(Self.chunksPerThread * threads, iterations)
+        let parts = Self.chunkCount(iterations: iterations, threads: threads)
         guard threads > 1, parts > 1, !isInsideParallelRegion else {
             for i in 0..<iterations { body(i) }
             return

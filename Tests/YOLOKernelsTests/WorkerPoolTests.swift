@@ -42,6 +42,26 @@ import YOLOKernels
         }
     }
 
+    /// A job of few iterations (a convolution's blocks) is claimed an iteration at a time, so that
+    /// no thread draws a chunk of two blocks at the end while the other waits; a long one in
+    /// `chunksPerThread` chunks a thread.
+    @Test func chunksOfFewAndManyIterations() {
+        let few = WorkerPool.wholeIterationsPerThread
+        #expect(WorkerPool.chunkCount(iterations: 14, threads: 2) == 14)
+        #expect(WorkerPool.chunkCount(iterations: 2 * few, threads: 2) == 2 * few)
+        #expect(WorkerPool.chunkCount(iterations: 2 * few + 1, threads: 2) == 2 * WorkerPool.chunksPerThread)
+        #expect(WorkerPool.chunkCount(iterations: 1000, threads: 3) == 3 * WorkerPool.chunksPerThread)
+    }
+
+    /// Either way, every iteration runs once.
+    @Test(arguments: [1, 7, 14, 2 * WorkerPool.wholeIterationsPerThread, 2 * WorkerPool.wholeIterationsPerThread + 1, 1000])
+    func runsEveryIterationOnce(_ iterations: Int) {
+        let pool = WorkerPool(threads: 2)
+        let runs = Locked([Int](repeating: 0, count: iterations))
+        pool.run(iterations) { i in runs.withLock { $0[i] += 1 } }
+        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: iterations))
+    }
+
     /// Raised again, the parked workers take part: every iteration runs, on more than one thread.
     @Test func parkedWorkersComeBack() {
         let pool = WorkerPool(threads: 6)
