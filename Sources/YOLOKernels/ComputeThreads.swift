@@ -15,8 +15,8 @@ package enum ComputeThreads {
 
     /// Runs `body(i)` for `i` in `0..<iterations`, cut into contiguous chunks (an iteration each where
     /// there are few, else `WorkerPool.chunksPerThread` per thread) that the threads claim in order as
-    /// they come free; the calling thread takes the first chunk. `body` must only write what iteration `i` owns. Inside
-    /// another `parallelFor` it runs serially.
+    /// they come free; the calling thread takes the first chunk. `body` must only write what
+    /// iteration `i` owns. Inside another `parallelFor` it runs serially.
     package static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
         pool.run(iterations, body)
     }

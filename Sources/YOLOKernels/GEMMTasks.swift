@@ -2,8 +2,8 @@
 /// row panels — is cut into tasks for `ComputeThreads.parallelFor`, so that every thread gets the
 /// same share.
 ///
-/// `parallelFor` cuts the task indices into contiguous chunks, a few per thread, that the threads
-/// claim as they come free. When the blocks divide evenly among the threads, or there are enough of
+/// The threads claim the tasks as they come free: one at a time where there are few, in contiguous
+/// chunks of several where there are many (`WorkerPool.chunkCount`). When the blocks divide evenly among the threads, or there are enough of
 /// them that the odd one out matters little (at least four per thread), a task is a block with all
 /// the panels. Otherwise (two threads and three blocks, say, or one block) each block is also cut
 /// into one share of the panels per thread, and the tasks are numbered share-major: the work is
