@@ -32,3 +32,19 @@ package enum GEMMEpilogue {
         }
     }
 }
+
+/// What `packedGEMM` asks the caches for ahead of its reads, where its operands are not in cache
+/// yet. (Where they are, the requests only cost: the callers say which is which.)
+package struct GEMMPrefetch: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `A`, the packed filters, read from memory: a layer's first blocks on each thread (the later
+    /// ones find them in the core's cache where they fit). The first panel's lines are asked for
+    /// before it starts, and each column tile asks for its share of the next panel's.
+    package static let filters = GEMMPrefetch(rawValue: 1 << 0)
+    /// `B`'s rows, read straight from a layer's input: the first panel asks for the next column
+    /// tile's lines of every row as it reads this one. The rows lie a plane apart, each a separate
+    /// run of lines, more of them than the hardware prefetchers follow.
+    package static let inputRows = GEMMPrefetch(rawValue: 1 << 1)
+}

@@ -23,7 +23,7 @@ package struct KernelSet: Sendable {
 
     package let convolveKernel: @Sendable (Convolution, UnsafePointer<Float>, Int, Int, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void
     package let pointwiseKernel: @Sendable (Convolution, PackedMatrix, [(data: UnsafePointer<Float>, channels: Int)], Int, GEMMEpilogue?, UnsafeMutablePointer<Float>) -> Void
-    package let packedGEMMKernel: @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, Bool) -> Void
+    package let packedGEMMKernel: @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, GEMMPrefetch) -> Void
     package let im2colKernel: @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Range<Int>, UnsafeMutablePointer<Float>) -> Void
     package let depthwiseKernel: @Sendable (UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Activation, UnsafeMutablePointer<Float>) -> Void
     package let maxPoolKernel: @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void
@@ -39,7 +39,7 @@ package struct KernelSet: Sendable {
         name: String, instructions: String, vectorLanes: Int, microkernelRows: Int, fusedMultiplyAdd: Bool,
         convolve: @escaping @Sendable (Convolution, UnsafePointer<Float>, Int, Int, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void,
         pointwise: @escaping @Sendable (Convolution, PackedMatrix, [(data: UnsafePointer<Float>, channels: Int)], Int, GEMMEpilogue?, UnsafeMutablePointer<Float>) -> Void,
-        packedGEMM: @escaping @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, Bool) -> Void,
+        packedGEMM: @escaping @Sendable (PackedMatrix, Range<Int>, UnsafeBufferPointer<GEMMInputRows>, Int, UnsafeMutablePointer<Float>, Int, GEMMEpilogue, GEMMPrefetch) -> Void,
         im2col: @escaping @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Range<Int>, UnsafeMutablePointer<Float>) -> Void,
         depthwise: @escaping @Sendable (UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Int, Int, Int, UnsafePointer<Float>, Activation, UnsafeMutablePointer<Float>) -> Void,
         maxPool: @escaping @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void,
@@ -91,16 +91,16 @@ package struct KernelSet: Sendable {
 extension KernelSet {
     /// `C = epilogue(A · B)` (see the kernel source's `packedGEMM`).
     package func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
-                           c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetchingB: Bool = false) {
-        packedGEMMKernel(a, panels, b, columns, c, rowStride, epilogue, prefetchingB)
+                           c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetching: GEMMPrefetch = []) {
+        packedGEMMKernel(a, panels, b, columns, c, rowStride, epilogue, prefetching)
     }
 
     /// `packedGEMM` with `B` one block of rows.
     package func packedGEMM(_ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
-                           c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue) {
+                           c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetching: GEMMPrefetch = []) {
         var rows = GEMMInputRows(first: b, count: a.depth, stride: bRowStride)
         withUnsafeMutablePointer(to: &rows) { pointer in
-            packedGEMMKernel(a, panels, UnsafeBufferPointer(start: pointer, count: 1), columns, c, rowStride, epilogue, false)
+            packedGEMMKernel(a, panels, UnsafeBufferPointer(start: pointer, count: 1), columns, c, rowStride, epilogue, prefetching)
         }
     }
 

@@ -73,7 +73,7 @@ extension Convolution {
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
                     // (The input, read in place, is not in cache yet; a copy is.)
                     packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
-                               epilogue: epilogue, prefetchingB: copy == nil)
+                               epilogue: epilogue, prefetching: filterPrefetch(block).union(copy == nil ? .inputRows : []))
                 }
             }
         }
@@ -102,7 +102,8 @@ extension Convolution {
                 packedGEMM(filters, panels: panels,
                            b: columns.data + group * groupInputs * taps * count, bRowStride: count, columns: count,
                            c: output + group * groupOutputs * planeSize + start, rowStride: planeSize,
-                           epilogue: .biasActivation(bias: bias + group * groupOutputs, activation: activation))
+                           epilogue: .biasActivation(bias: bias + group * groupOutputs, activation: activation),
+                           prefetching: filterPrefetch(block))
             }
         }
     }

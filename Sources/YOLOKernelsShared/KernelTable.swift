@@ -13,7 +13,7 @@ package let kernelSet = KernelSet(
         convolution.pointwiseConvolution(filters, parts, planeSize: planeSize, epilogue: epilogue, into: output)
     },
     packedGEMM: { a, panels, b, columns, c, rowStride, epilogue, prefetching in
-        packedGEMM(a, panels: panels, b: b, columns: columns, c: c, rowStride: rowStride, epilogue: epilogue, prefetchingB: prefetching)
+        packedGEMM(a, panels: panels, b: b, columns: columns, c: c, rowStride: rowStride, epilogue: epilogue, prefetching: prefetching)
     },
     im2col: { input, channels, height, width, kernelSize, stride, padding, positions, columns in
         im2col(input, channels: channels, height: height, width: width, kernelSize: kernelSize, stride: stride, padding: padding,

@@ -19,17 +19,14 @@ import YOLOTensor
 /// room for it, passes `columns` rounded up to whole vectors, `wholeVectorCount`, instead: as
 /// Winograd's products and the phase split's narrow blocks do.)
 ///
-/// With `prefetchingB` (for a `B` that is not yet in cache: a layer's input, read straight from
-/// the tensor), the first panel asks for the next column tile of every row of `B` as it reads this
-/// one. `B`'s rows lie a plane apart, each a separate run of lines, more of them than the hardware
-/// prefetchers follow. Where `B` was just written and is in cache, the prefetches only cost, so
-/// they are asked for only there (docs/performance.md has the measurements).
+/// `prefetching` says which operands are not in cache yet (`GEMMPrefetch`): their lines are asked
+/// for ahead of the reads (docs/performance.md has the measurements).
 ///
 /// Every result is the sum over the depth in order, one fused multiply-add per term where the build
 /// has FMA (`multiplyAdd`), then `+ bias`, then the activation, as `addBiasAndActivate` does.
 func packedGEMM(
     _ a: PackedMatrix, panels: Range<Int>, b: UnsafeBufferPointer<GEMMInputRows>, columns: Int,
-    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetchingB: Bool = false
+    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetching: GEMMPrefetch = []
 ) {
     precondition(b.reduce(0) { $0 + $1.count } == a.depth, "GEMM: B has \(b.map(\.count)) rows for A's depth \(a.depth)")
     precondition(panels.lowerBound >= 0 && panels.upperBound <= a.panels, "GEMM: panels \(panels) of \(a.panels)")
@@ -45,17 +42,24 @@ func packedGEMM(
                 siluInPlace(rows: rows, columns: columns, of: c, rowStride: rowStride)
             }
         }
-        let wholeTiles = columns / (2 * lanes) * (2 * lanes)
+        let tiles = columns / (2 * lanes), wholeTiles = tiles * 2 * lanes
+        // The filters' lines: the first panel's now, then a share of the next panel's before each tile.
+        let prefetchesFilters = prefetching.contains(.filters) && tiles > 0
+        let panelFloats = a.depth * panelRows, filterShare = (panelFloats + tiles - 1) / max(tiles, 1)
+        if prefetchesFilters { prefetch(panelStart(panels.lowerBound), count: panelFloats) }
         for panel in panels {
             // The first panel is the first to read this block of B: it asks for the next tile's lines.
-            let prefetching = prefetchingB && panel == panels.lowerBound
-            var column = 0
-            while column < wholeTiles {
+            let prefetchesRows = prefetching.contains(.inputRows) && panel == panels.lowerBound
+            let nextPanel = prefetchesFilters && panel + 1 < panels.upperBound ? panelStart(panel + 1) : nil
+            for tile in 0..<tiles {
+                if let nextPanel, tile * filterShare < panelFloats {
+                    prefetch(nextPanel + tile * filterShare, count: min(filterShare, panelFloats - tile * filterShare))
+                }
+                let column = tile * 2 * lanes
                 multiplyPanelByTwoVectors(panelStart(panel), b, column: column,
                                           into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
                                           firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue,
-                                          prefetching: prefetching)
-                column += 2 * lanes
+                                          prefetchingRows: prefetchesRows)
             }
         }
         var column = wholeTiles
@@ -96,12 +100,12 @@ func packedGEMM(
 /// `packedGEMM` with `B` one block of rows.
 func packedGEMM(
     _ a: PackedMatrix, panels: Range<Int>, b: UnsafePointer<Float>, bRowStride: Int, columns: Int,
-    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue
+    c: UnsafeMutablePointer<Float>, rowStride: Int, epilogue: GEMMEpilogue, prefetching: GEMMPrefetch = []
 ) {
     var rows = GEMMInputRows(first: b, count: a.depth, stride: bRowStride)
     withUnsafeMutablePointer(to: &rows) { pointer in
         packedGEMM(a, panels: panels, b: UnsafeBufferPointer(start: pointer, count: 1), columns: columns,
-                   c: c, rowStride: rowStride, epilogue: epilogue)
+                   c: c, rowStride: rowStride, epilogue: epilogue, prefetching: prefetching)
     }
 }
 
@@ -112,13 +116,13 @@ func packedGEMM(
 private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetching: Bool
+    prefetchingRows: Bool
 ) {
     multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
-                             firstRow: firstRow, rows: rows, epilogue: epilogue, prefetching: prefetching)
+                             firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
     guard microkernelRows == 4, rows > 4 else { return }
     multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
-                             firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetching: prefetching)
+                             firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetchingRows: prefetchingRows)
 }
 
 /// One pass of `multiplyPanelByTwoVectors`: the panel's `microkernelRows` rows from `panel` (a
@@ -128,7 +132,7 @@ private func multiplyPanelByTwoVectors(
 private func multiplyRowsByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetching: Bool
+    prefetchingRows: Bool
 ) {
     var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
     var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
@@ -138,7 +142,7 @@ private func multiplyRowsByTwoVectors(
     forEachStep(panel, b, column: column) { a, row in
         let b0 = row.loadUnaligned(as: FloatVector.self)
         let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
-        if prefetching {
+        if prefetchingRows {
             prefetchLine(row + 2 * lanes * MemoryLayout<Float>.stride)
             prefetchLine(row + 3 * lanes * MemoryLayout<Float>.stride)
         }
@@ -253,4 +257,11 @@ private func siluInPlace(rows: Range<Int>, columns: Int, of matrix: UnsafeMutabl
         }
         if wholeVectors < columns { siluInPlace(matrix + row * rowStride + wholeVectors, count: columns - wholeVectors) }
     }
+}
+
+/// `GEMMPrefetch.filters` for block `block` of a layer's `parallelFor`: its filters are not in
+/// this core's cache yet where the block is among the first the threads claim.
+@inline(__always)
+func filterPrefetch(_ block: Int) -> GEMMPrefetch {
+    ComputeThreads.isInFirstWave(block) ? .filters : []
 }

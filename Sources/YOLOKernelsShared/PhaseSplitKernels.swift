@@ -33,11 +33,12 @@ extension PhaseSplitConvolution {
                 return UnsafePointer(phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)
             }
             var taps = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
-            func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int) {
+            func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int,
+                          prefetching: GEMMPrefetch) {
                 for tap in 0..<9 { taps[tap] = GEMMInputRows(first: tapStarts[tap] + firstColumn, count: inputChannels, stride: planeSize) }
                 taps.withUnsafeBufferPointer { taps in
                     packedGEMM(filters, panels: panels, b: taps, columns: columns, c: c, rowStride: rowStride,
-                               epilogue: .biasActivation(bias: bias, activation: activation))
+                               epilogue: .biasActivation(bias: bias, activation: activation), prefetching: prefetching)
                 }
             }
             let outputPlane = outputHeight * outputWidth
@@ -45,7 +46,8 @@ extension PhaseSplitConvolution {
                 // Rows of whole vectors: one GEMM per output row, straight into the output.
                 for row in 0..<rows {
                     multiply(firstColumn: row * phaseWidth, columns: outputWidth,
-                             into: output + (firstRow + row) * outputWidth, rowStride: outputPlane)
+                             into: output + (firstRow + row) * outputWidth, rowStride: outputPlane,
+                             prefetching: row == 0 ? filterPrefetch(block) : [])
                 }
                 return
             }
@@ -58,7 +60,7 @@ extension PhaseSplitConvolution {
             let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
             let products = productsTensor.data
             defer { withExtendedLifetime(productsTensor) {} }
-            multiply(firstColumn: 0, columns: columns, into: products, rowStride: columns)
+            multiply(firstColumn: 0, columns: columns, into: products, rowStride: columns, prefetching: filterPrefetch(block))
             let outputRows = (panels.lowerBound * PackedMatrix.panelRows)..<min(outputChannels, panels.upperBound * PackedMatrix.panelRows)
             for o in outputRows {
                 for row in 0..<rows {

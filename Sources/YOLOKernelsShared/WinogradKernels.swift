@@ -41,7 +41,8 @@ extension WinogradConvolution {
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
-                           columns: productColumns, c: products + xi * productsStride, rowStride: productColumns, epilogue: .none)
+                           columns: productColumns, c: products + xi * productsStride, rowStride: productColumns, epilogue: .none,
+                           prefetching: filterPrefetch(block))
             }
             transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                             tileColumns: tileColumns, planeStride: productsStride, rowStride: productColumns, into: output)

@@ -150,4 +150,47 @@ import YOLOKernels
             #expect(multiply(view) == multiply(own), "columns \(range)")
         }
     }
+
+    /// The prefetches are hints: with each of them the product is the same, bit for bit, as without —
+    /// on several panels, whole tiles and a remainder, `B` in pieces, a share of the panels, a depth
+    /// whose panels are not a whole number of cache lines, and each epilogue.
+    @Test(arguments: kernelSetsUnderTest)
+    func prefetchesChangeNoResult(kernels: KernelSet) {
+        guard runs(kernels) else { return }
+        var generator = SeededGenerator(seed: 13)
+        let (rows, pieces, columns) = (29, [9, 27, 3], 5 * kernels.vectorLanes + 5)
+        let depth = pieces.reduce(0, +)
+        let a = randomValues(rows * depth, using: &generator), bias = randomValues(rows, using: &generator)
+        let b = randomValues(depth * columns, using: &generator), held = randomValues(rows * columns, using: &generator)
+        let packed = a.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: depth) }
+        b.withUnsafeBufferPointer { b in
+            bias.withUnsafeBufferPointer { bias in
+                let epilogues: [GEMMEpilogue] = [.none, .biasActivation(bias: bias.baseAddress!, activation: .silu),
+                                                 .accumulateBiasActivation(bias: bias.baseAddress!, activation: .silu)]
+                var first = 0
+                let rowsOfB = pieces.map { count in
+                    defer { first += count }
+                    return GEMMInputRows(first: b.baseAddress! + first * columns, count: count, stride: columns)
+                }
+                for (index, epilogue) in epilogues.enumerated() {
+                    for panels in [0..<packed.panels, 1..<3] {
+                        func product(_ prefetching: GEMMPrefetch) -> [Float] {
+                            var c = held
+                            rowsOfB.withUnsafeBufferPointer { rowsOfB in
+                                c.withUnsafeMutableBufferPointer { c in
+                                    kernels.packedGEMM(packed, panels: panels, b: rowsOfB, columns: columns, c: c.baseAddress!,
+                                                       rowStride: columns, epilogue: epilogue, prefetching: prefetching)
+                                }
+                            }
+                            return c
+                        }
+                        let plain = product([])
+                        for prefetching: GEMMPrefetch in [.filters, .inputRows, [.filters, .inputRows]] {
+                            #expect(product(prefetching) == plain, "\(kernels.name) epilogue \(index) panels \(panels) prefetching \(prefetching.rawValue)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
