@@ -75,4 +75,23 @@ import YOLOKernels
         let used = (0..<5).map { _ in Self.threadsUsed(by: pool, iterations: 256) }.max() ?? 0
         #expect(used > 1 && used <= 4, "set to 4 threads, jobs ran on at most \(used)")
     }
+
+    /// A job inside a job runs serially on the thread that runs the outer iteration, the caller's
+    /// included, every iteration once; after the outer job the caller's own jobs use the workers again.
+    @Test func aJobInsideAJobRunsOnItsThread() {
+        let pool = WorkerPool(threads: 3)
+        let strays = Locked(0), runs = Locked([Int](repeating: 0, count: 12 * 5))
+        pool.run(12) { outer in
+            let thread = UInt(pthread_self())
+            pool.run(5) { inner in
+                if UInt(pthread_self()) != thread { strays.withLock { $0 += 1 } }
+                runs.withLock { $0[outer * 5 + inner] += 1 }
+            }
+            usleep(100)
+        }
+        #expect(strays.withLock { $0 } == 0, "inner iterations ran on another thread than their outer one")
+        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 12 * 5))
+        let used = (0..<5).map { _ in Self.threadsUsed(by: pool, iterations: 256) }.max() ?? 0
+        #expect(used > 1, "after a nested job, the caller's jobs ran on one thread only")
+    }
 }
