@@ -111,44 +111,92 @@ extension WinogradConvolution {
 }
 
 extension PhaseSplitConvolution {
-    /// The blocks of output rows for an input of `height × width` with vectors of `lanes`: the phase
-    /// planes' width, whether output rows of whole vectors are multiplied row by row, and the
-    /// blocks. Blocks' four phases take about 192 KiB, but at least 512 columns (the GEMM wastes part
-    /// of a vector tile at the end of every block); their number a multiple of the threads, the rows
-    /// spread evenly over them (each block splits its own input into phases, so whole blocks per
-    /// thread beat sharing each block's panels). Rows of whole vectors have their phase rows padded
-    /// to whole cache lines (16 floats), so that the six taps with no column offset read each row of
-    /// B from one line, where most reads would straddle two.
-    package func blocking(height: Int, width: Int, threads: Int, lanes: Int) -> (phaseWidth: Int, wholeRows: Bool, blocks: Int) {
+    /// How the work of an input of `height × width` is cut, with vectors of `lanes`.
+    package enum Blocking: Equatable {
+        /// Output rows of whole vectors (at least four): `blocks` blocks of output rows, the rows
+        /// spread evenly over them, each row one GEMM straight into the output; the four phases'
+        /// rows `phaseWidth` floats apart, padded to whole cache lines (16 floats), so that the six
+        /// taps with no column offset read each row of B from one line, where most reads would
+        /// straddle two.
+        case rows(blocks: Int, phaseWidth: Int)
+        /// Narrower or ragged rows: `blocks` runs of output positions (row-major, each starting at
+        /// a whole vector), each one GEMM straight into the output, over six planes of `OW`-wide
+        /// rows (`PhaseSplitConvolution.positionPlanes`).
+        case positions(blocks: Int)
+
+        package var blocks: Int {
+            switch self {
+            case let .rows(blocks, _), let .positions(blocks): blocks
+            }
+        }
+    }
+
+    /// The blocking for an input of `height × width` on `threads` threads with vectors of `lanes`.
+    /// A block's planes take about 192 KiB, but a block of rows has at least 512 positions and a
+    /// run of positions at least 256 (the GEMM wastes part of a vector tile at the end of every
+    /// block; runs of 512 at 40 × 40, 1.3 MiB of planes with 128 channels, took 10% longer at two
+    /// threads); the blocks a multiple of the threads (each block splits its own input into phases,
+    /// so whole blocks per thread beat sharing each block's panels).
+    package func blocking(height: Int, width: Int, threads: Int, lanes: Int) -> Blocking {
         let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2
-        let wholeRows = outputWidth % lanes == 0 && outputWidth >= 4 * lanes
-        let phaseWidth = wholeRows ? (outputWidth + 16) / 16 * 16 : outputWidth + 1
-        let bytesPerRow = 4 * inputChannels * phaseWidth * MemoryLayout<Float>.stride
-        let preferredRows = max(1, (192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth)
-        let blocks = min(outputHeight, ((outputHeight + preferredRows - 1) / preferredRows + threads - 1) / threads * threads)
-        return (phaseWidth, wholeRows, blocks)
+        func multipleOfThreads(_ blocks: Int, atMost limit: Int) -> Int {
+            min(limit, (blocks + threads - 1) / threads * threads)
+        }
+        if outputWidth % lanes == 0 && outputWidth >= 4 * lanes {
+            let phaseWidth = (outputWidth + 16) / 16 * 16
+            let bytesPerRow = 4 * inputChannels * phaseWidth * MemoryLayout<Float>.stride
+            let preferredRows = max(1, (192 << 10) / bytesPerRow, (512 + phaseWidth - 1) / phaseWidth)
+            return .rows(blocks: multipleOfThreads((outputHeight + preferredRows - 1) / preferredRows, atMost: outputHeight),
+                         phaseWidth: phaseWidth)
+        }
+        let positions = outputHeight * outputWidth
+        let preferred = max(256, (192 << 10) / (6 * inputChannels * MemoryLayout<Float>.stride))
+        return .positions(blocks: multipleOfThreads((positions + preferred - 1) / preferred, atMost: max(1, positions / lanes)))
     }
 
-    /// The floats of a block's four phase planes of `rows + 1` phase rows, `C_in` of each, and a
-    /// vector of zeros after them (the narrow path's reads run up to a vector past the last plane).
-    package func phaseFloats(rows: Int, phaseWidth: Int, lanes: Int) -> Int {
-        4 * inputChannels * (rows + 1) * phaseWidth + lanes
+    /// Block `block` of `blocks` runs of positions over `positions`: from a whole vector (of `lanes`)
+    /// on, up to the next block's start.
+    package static func positionBlock(_ block: Int, of blocks: Int, positions: Int, lanes: Int) -> Range<Int> {
+        func start(_ b: Int) -> Int { b == blocks ? positions : (positions * b / blocks + lanes / 2) / lanes * lanes }
+        return start(block)..<start(block + 1)
     }
 
-    /// The columns of a narrow block's products (`C_out` rows of them): its `rows` rows of
-    /// `phaseWidth` positions, in whole vectors.
-    package static func productColumns(rows: Int, phaseWidth: Int, lanes: Int) -> Int {
-        (rows * phaseWidth + lanes - 1) / lanes * lanes
+    /// The six planes of a run of positions on output rows `rows` (`OW` wide): for each input row
+    /// parity `a` and column tap `kx`, `C_in` planes of `rows.count + 1` rows of `OW` floats, row
+    /// `i` of plane `(a, kx)`, channel `c` holding the input's row `2(rows.lowerBound + i) + a − 1`
+    /// at columns `2x + kx − 1` (zero outside the input), at `(a · 3 + kx) · C_in + c` planes from the
+    /// first. Tap `(ky, kx)` of output position `(y, x)` reads plane `(ky mod 2, kx)` at row
+    /// `y − rows.lowerBound + ky / 2`, column `x`: for consecutive positions, consecutive floats, also
+    /// across rows.
+    package func positionPlaneFloats(rows: Int, outputWidth: Int) -> Int {
+        6 * inputChannels * (rows + 1) * outputWidth
     }
 
-    /// Each block's four phases (and, for rows not of whole vectors, its products), times the blocks
-    /// that run at once.
+    /// The output rows that positions `range` lie on, `outputWidth` to a row.
+    package static func rows(of range: Range<Int>, outputWidth: Int) -> Range<Int> {
+        (range.lowerBound / outputWidth)..<((range.upperBound - 1) / outputWidth + 1)
+    }
+
+    /// The floats of a block of `rows` rows' four phase planes, `rows + 1` phase rows of `phaseWidth`.
+    package func phaseFloats(rows: Int, phaseWidth: Int) -> Int {
+        4 * inputChannels * (rows + 1) * phaseWidth
+    }
+
+    /// The largest block's planes, times the blocks that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
-        let outputHeight = (height + 1) / 2
-        let (phaseWidth, wholeRows, blocks) = blocking(height: height, width: width, threads: threads, lanes: lanes)
-        let tasks = GEMMTasks(blocks: blocks, panels: filters.panels, threads: threads)
-        let rows = (outputHeight + blocks - 1) / blocks
-        let products = wholeRows ? 0 : outputChannels * Self.productColumns(rows: rows, phaseWidth: phaseWidth, lanes: lanes)
-        return min(running, tasks.count) * (phaseFloats(rows: rows, phaseWidth: phaseWidth, lanes: lanes) + products)
+        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2
+        let blocking = blocking(height: height, width: width, threads: threads, lanes: lanes)
+        let tasks = GEMMTasks(blocks: blocking.blocks, panels: filters.panels, threads: threads)
+        let largest: Int
+        switch blocking {
+        case let .rows(blocks, phaseWidth):
+            largest = phaseFloats(rows: (outputHeight + blocks - 1) / blocks, phaseWidth: phaseWidth)
+        case let .positions(blocks):
+            largest = (0..<blocks).map { block in
+                let range = Self.positionBlock(block, of: blocks, positions: outputHeight * outputWidth, lanes: lanes)
+                return positionPlaneFloats(rows: Self.rows(of: range, outputWidth: outputWidth).count, outputWidth: outputWidth)
+            }.max() ?? 0
+        }
+        return min(running, tasks.count) * largest
     }
 }

@@ -7,65 +7,58 @@ extension PhaseSplitConvolution {
     /// `⌈height/2⌉ × ⌈width/2⌉`.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, into output: UnsafeMutablePointer<Float>) {
-        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2
-        let (phaseWidth, wholeRows, blocks) = blocking(height: height, width: width, threads: ComputeThreads.count,
-                                                       lanes: FloatVector.scalarCount)
-        let tasks = GEMMTasks(blocks: blocks, panels: filters.panels)
+        let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, outputPlane = outputHeight * outputWidth
+        let lanes = FloatVector.scalarCount
+        let blocking = blocking(height: height, width: width, threads: ComputeThreads.count, lanes: lanes)
+        let tasks = GEMMTasks(blocks: blocking.blocks, panels: filters.panels)
+        let epilogue = GEMMEpilogue.biasActivation(bias: bias, activation: activation)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
-            let firstRow = outputHeight * block / blocks, rows = outputHeight * (block + 1) / blocks - firstRow
-            // Phase rows firstRow ... firstRow + rows. (Tap (2, 2) reads one float past its plane in the
-            // dropped column of the last row: the first of the next plane, phase (0, 1)'s.) The
-            // narrow path below reads up to a vector further, past the last plane into the zeroed
-            // spare floats after it.
-            let planeSize = (rows + 1) * phaseWidth, lanes = FloatVector.scalarCount
-            let phasesTensor = Tensor(uninitializedShape: [phaseFloats(rows: rows, phaseWidth: phaseWidth, lanes: lanes)])
-            let phases = phasesTensor.data
-            defer { withExtendedLifetime(phasesTensor) {} }
-            (phases + 4 * inputChannels * planeSize).update(repeating: 0, count: lanes)
-            splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
-                            phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
-            /// `C = act(W · B + b)` over `columns` positions from `q = firstColumn`.
-            // Where each tap reads position q = 0 in its phase plane.
-            let tapStarts = (0..<9).map { tap in
-                let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
-                let phase = (ky % 2) * 2 + kx % 2
-                return UnsafePointer(phases + phase * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)
-            }
-            var taps = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
-            func multiply(firstColumn: Int, columns: Int, into c: UnsafeMutablePointer<Float>, rowStride: Int,
-                          prefetching: GEMMPrefetch) {
-                for tap in 0..<9 { taps[tap] = GEMMInputRows(first: tapStarts[tap] + firstColumn, count: inputChannels, stride: planeSize) }
+            switch blocking {
+            case let .rows(blocks, phaseWidth):
+                // Output rows firstRow ..< firstRow + rows, from phase rows firstRow ... firstRow + rows.
+                let firstRow = outputHeight * block / blocks, rows = outputHeight * (block + 1) / blocks - firstRow
+                let planeSize = (rows + 1) * phaseWidth
+                let phasesTensor = Tensor(uninitializedShape: [phaseFloats(rows: rows, phaseWidth: phaseWidth)])
+                let phases = phasesTensor.data
+                defer { withExtendedLifetime(phasesTensor) {} }
+                splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
+                                phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
+                // Tap (ky, kx) of output (y, x) reads phase (ky mod 2, kx mod 2) at row y + ky/2, column
+                // x + kx/2: an output row's taps are nine runs of OW floats.
+                let tapStarts = (0..<9).map { tap in
+                    let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
+                    return UnsafePointer(phases + ((ky % 2) * 2 + kx % 2) * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)
+                }
+                var taps = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
+                for row in 0..<rows {
+                    for tap in 0..<9 { taps[tap] = GEMMInputRows(first: tapStarts[tap] + row * phaseWidth, count: inputChannels, stride: planeSize) }
+                    taps.withUnsafeBufferPointer { taps in
+                        packedGEMM(filters, panels: panels, b: taps, columns: outputWidth,
+                                   c: output + (firstRow + row) * outputWidth, rowStride: outputPlane, epilogue: epilogue,
+                                   prefetching: row == 0 ? filterPrefetch(block) : [])
+                    }
+                }
+            case let .positions(blocks):
+                let positions = Self.positionBlock(block, of: blocks, positions: outputPlane, lanes: lanes)
+                let rows = Self.rows(of: positions, outputWidth: outputWidth)
+                let planeSize = (rows.count + 1) * outputWidth
+                let planesTensor = Tensor(uninitializedShape: [positionPlaneFloats(rows: rows.count, outputWidth: outputWidth)])
+                let planes = planesTensor.data
+                defer { withExtendedLifetime(planesTensor) {} }
+                splitIntoPositionPlanes(input, height: height, width: width, firstRow: rows.lowerBound, rows: rows.count,
+                                        planeSize: planeSize, into: planes)
+                // Tap (ky, kx) reads plane (ky mod 2, kx) at row y + ky/2, column x: for the block's
+                // positions, one run of floats from its first position's.
+                let first = positions.lowerBound - rows.lowerBound * outputWidth
+                let taps = (0..<9).map { tap in
+                    let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
+                    return GEMMInputRows(first: planes + ((ky % 2) * 3 + kx) * inputChannels * planeSize + (ky / 2) * outputWidth + first,
+                                         count: inputChannels, stride: planeSize)
+                }
                 taps.withUnsafeBufferPointer { taps in
-                    packedGEMM(filters, panels: panels, b: taps, columns: columns, c: c, rowStride: rowStride,
-                               epilogue: .biasActivation(bias: bias, activation: activation), prefetching: prefetching)
-                }
-            }
-            let outputPlane = outputHeight * outputWidth
-            if wholeRows {
-                // Rows of whole vectors: one GEMM per output row, straight into the output.
-                for row in 0..<rows {
-                    multiply(firstColumn: row * phaseWidth, columns: outputWidth,
-                             into: output + (firstRow + row) * outputWidth, rowStride: outputPlane,
-                             prefetching: row == 0 ? filterPrefetch(block) : [])
-                }
-                return
-            }
-            // Narrow or ragged rows: one GEMM over the block (positions OW + 1 apart per row), into
-            // rows of OW + 1 that are copied into rows of OW, the last column of each dropped. The
-            // GEMM runs over whole vectors of positions, the last one computed past the block's end
-            // and never read, so that its last columns do not go through the GEMM's zero-padded copy
-            // (of all 9 · C_in rows of B: 1152 at YOLO11n's layers 5, 7 and 20).
-            let columns = Self.productColumns(rows: rows, phaseWidth: phaseWidth, lanes: lanes)
-            let productsTensor = Tensor(uninitializedShape: [outputChannels, columns])
-            let products = productsTensor.data
-            defer { withExtendedLifetime(productsTensor) {} }
-            multiply(firstColumn: 0, columns: columns, into: products, rowStride: columns, prefetching: filterPrefetch(block))
-            let outputRows = (panels.lowerBound * PackedMatrix.panelRows)..<min(outputChannels, panels.upperBound * PackedMatrix.panelRows)
-            for o in outputRows {
-                for row in 0..<rows {
-                    (output + o * outputPlane + (firstRow + row) * outputWidth)
-                        .update(from: products + o * columns + row * phaseWidth, count: outputWidth)
+                    packedGEMM(filters, panels: panels, b: taps, columns: positions.count, c: output + positions.lowerBound,
+                               rowStride: outputPlane, epilogue: epilogue, prefetching: filterPrefetch(block))
                 }
             }
         }
@@ -100,6 +93,36 @@ extension PhaseSplitConvolution {
                     deinterleave(source, count: width, evens: evenRow, odds: oddRow + 1)
                     (evenRow + evens).update(repeating: 0, count: phaseWidth - evens)
                     (oddRow + 1 + odds).update(repeating: 0, count: phaseWidth - 1 - odds)
+                }
+            }
+        }
+    }
+
+    /// Writes the six planes of output rows `firstRow ..< firstRow + rows` (`positionPlaneFloats`):
+    /// row `i` of plane `(a, kx)`, channel `c`, is the input's row `2(firstRow + i) + a − 1` at
+    /// columns `2x + kx − 1`, `x < OW`, zero outside the input.
+    private func splitIntoPositionPlanes(_ input: UnsafePointer<Float>, height: Int, width: Int, firstRow: Int, rows: Int,
+                                         planeSize: Int, into planes: UnsafeMutablePointer<Float>) {
+        let outputWidth = (width + 1) / 2, odds = width / 2
+        for c in 0..<inputChannels {
+            for i in 0...rows {
+                for a in 0..<2 {
+                    // Columns 2x − 1, 2x and 2x + 1: kx = 0, 1, 2.
+                    func row(_ kx: Int) -> UnsafeMutablePointer<Float> {
+                        planes + ((a * 3 + kx) * inputChannels + c) * planeSize + i * outputWidth
+                    }
+                    let y = 2 * (firstRow + i) + a - 1
+                    guard y >= 0 && y < height else {
+                        for kx in 0..<3 { row(kx).update(repeating: 0, count: outputWidth) }
+                        continue
+                    }
+                    let source = input + (c * height + y) * width
+                    // As in `splitIntoPhases`.
+                    if c + 1 < inputChannels { prefetch(source + height * width, count: width) }
+                    deinterleave(source, count: width, evens: row(1), odds: row(2))
+                    (row(2) + odds).update(repeating: 0, count: outputWidth - odds)
+                    row(0)[0] = 0
+                    (row(0) + 1).update(from: row(2), count: outputWidth - 1)
                 }
             }
         }

@@ -24,7 +24,7 @@ import YOLOModel
         }
         cases.append(Case(inputChannels: 64, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 20, width: 15))
         // The phase-split 3×3 stride-2 path: one output row with its channels split over the threads,
-        // odd widths (phase rows of OW + 1 that are not a whole number of vectors), several blocks,
+        // odd widths (rows that are not a whole number of vectors: runs of positions), several blocks,
         // and output rows of whole vectors (OW = 64), which go straight into the output.
         cases.append(Case(inputChannels: 16, outputChannels: 32, kernelSize: 3, stride: 2, groups: 1, height: 2, width: 40))
         cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 9, width: 71))
@@ -33,6 +33,9 @@ import YOLOModel
         // OW = 40: rows of whole 8-float vectors but not of whole 16-column tiles (padded phase rows
         // of 48, a last vector of 8 columns), narrow with 16-float vectors.
         cases.append(Case(inputChannels: 8, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 6, width: 80))
+        // Narrow rows as runs of positions: 23 × 37 outputs of 64 channels in four runs or more, which
+        // start mid-row, from an input of odd height and width.
+        cases.append(Case(inputChannels: 64, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: 45, width: 73))
         // Winograd F(4×4, 3×3): sizes that are not multiples of 4 (partial tiles), one tile, tile
         // rows that end in a partial vector of tiles (width 70: 18 tiles), several blocks.
         for (height, width) in [(1, 1), (2, 2), (5, 7), (16, 16), (33, 9), (80, 6), (37, 70), (6, 130)] {
