@@ -119,10 +119,9 @@ extension PhaseSplitConvolution {
                     let source = input + (c * height + y) * width
                     // As in `splitIntoPhases`.
                     if c + 1 < inputChannels { prefetch(source + height * width, count: width) }
-                    deinterleave(source, count: width, evens: row(1), odds: row(2))
-                    (row(2) + odds).update(repeating: 0, count: outputWidth - odds)
                     row(0)[0] = 0
-                    (row(0) + 1).update(from: row(2), count: outputWidth - 1)
+                    deinterleave(source, count: width, evens: row(1), odds: row(2), oddsAgain: row(0) + 1, limit: outputWidth - 1)
+                    (row(2) + odds).update(repeating: 0, count: outputWidth - odds)
                 }
             }
         }
@@ -130,20 +129,31 @@ extension PhaseSplitConvolution {
 }
 
 /// `evens[j] = source[2j]`, `odds[j] = source[2j + 1]` for the `count` floats of `source`, eight
-/// pairs at a time; reads nothing past `source[count − 1]`.
+/// pairs at a time; reads nothing past `source[count − 1]`. Given `oddsAgain`, the odd floats also
+/// go there, the first `limit` of them (the phase-split planes' column tap 0 is tap 2 shifted by one).
 @inline(__always)
 private func deinterleave(_ source: UnsafePointer<Float>, count: Int, evens: UnsafeMutablePointer<Float>,
-                          odds: UnsafeMutablePointer<Float>) {
+                          odds: UnsafeMutablePointer<Float>, oddsAgain: UnsafeMutablePointer<Float>? = nil, limit: Int = 0) {
     var j = 0
     while 2 * j + 16 <= count {
         let pairs = UnsafeRawPointer(source + 2 * j).loadUnaligned(as: SIMD16<Float>.self)
         UnsafeMutableRawPointer(evens + j).storeBytes(of: pairs.evenHalf, as: SIMD8<Float>.self)
         UnsafeMutableRawPointer(odds + j).storeBytes(of: pairs.oddHalf, as: SIMD8<Float>.self)
+        if let oddsAgain {
+            if j + 8 <= limit {
+                UnsafeMutableRawPointer(oddsAgain + j).storeBytes(of: pairs.oddHalf, as: SIMD8<Float>.self)
+            } else {
+                for k in j..<limit { oddsAgain[k] = pairs.oddHalf[k - j] }
+            }
+        }
         j += 8
     }
     while 2 * j < count {
         evens[j] = source[2 * j]
-        if 2 * j + 1 < count { odds[j] = source[2 * j + 1] }
+        if 2 * j + 1 < count {
+            odds[j] = source[2 * j + 1]
+            if let oddsAgain, j < limit { oddsAgain[j] = source[2 * j + 1] }
+        }
         j += 1
     }
 }
