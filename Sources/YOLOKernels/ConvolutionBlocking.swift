@@ -121,7 +121,7 @@ extension PhaseSplitConvolution {
         case rows(blocks: Int, phaseWidth: Int)
         /// Narrower or ragged rows: `blocks` runs of output positions (row-major, each starting at
         /// a whole vector), each one GEMM straight into the output, over six planes of `OW`-wide
-        /// rows (`PhaseSplitConvolution.positionPlanes`).
+        /// rows (`positionPlaneFloats`).
         case positions(blocks: Int)
 
         package var blocks: Int {
@@ -134,7 +134,7 @@ extension PhaseSplitConvolution {
     /// The blocking for an input of `height × width` on `threads` threads with vectors of `lanes`.
     /// A block's planes take about 192 KiB, but a block of rows has at least 512 positions and a
     /// run of positions at least 256 (the GEMM wastes part of a vector tile at the end of every
-    /// block; runs of 512 at 40 × 40, 1.3 MiB of planes with 128 channels, took 10% longer at two
+    /// block; runs of 512 at 40 × 40 with 128 channels, 1.3 MiB of planes, were slower at two
     /// threads); the blocks a multiple of the threads (each block splits its own input into phases,
     /// so whole blocks per thread beat sharing each block's panels).
     package func blocking(height: Int, width: Int, threads: Int, lanes: Int) -> Blocking {
@@ -161,13 +161,12 @@ extension PhaseSplitConvolution {
         return start(block)..<start(block + 1)
     }
 
-    /// The six planes of a run of positions on output rows `rows` (`OW` wide): for each input row
-    /// parity `a` and column tap `kx`, `C_in` planes of `rows.count + 1` rows of `OW` floats, row
-    /// `i` of plane `(a, kx)`, channel `c` holding the input's row `2(rows.lowerBound + i) + a − 1`
-    /// at columns `2x + kx − 1` (zero outside the input), at `(a · 3 + kx) · C_in + c` planes from the
+    /// The floats of the six planes of a run of positions on `rows` output rows, `OW` wide, from row
+    /// `y₀`: for each input row parity `a` and column tap `kx`, `C_in` planes of `rows + 1` rows of `OW`
+    /// floats, row `i` of plane `(a, kx)`, channel `c` holding the input's row `2(y₀ + i) + a − 1` at
+    /// columns `2x + kx − 1` (zero outside the input), `(a · 3 + kx) · C_in + c` planes from the
     /// first. Tap `(ky, kx)` of output position `(y, x)` reads plane `(ky mod 2, kx)` at row
-    /// `y − rows.lowerBound + ky / 2`, column `x`: for consecutive positions, consecutive floats, also
-    /// across rows.
+    /// `y − y₀ + ky / 2`, column `x`: for consecutive positions, consecutive floats, also across rows.
     package func positionPlaneFloats(rows: Int, outputWidth: Int) -> Int {
         6 * inputChannels * (rows + 1) * outputWidth
     }

@@ -3,13 +3,17 @@
 ///
 /// Split the zero-padded input `p` into its four phases by row and column parity,
 /// `P_ab[i][j] = p[2i + a][2j + b]`. Output `(y, x)` reads `p[2y + ky][2x + kx]`, which is
-/// `P_(ky mod 2)(kx mod 2)[y + ky/2][x + kx/2]`: with the phase planes `OW + 1` wide and the output
-/// positions numbered `q = y · (OW + 1) + x` in the same width, every tap reads its phase plane at
-/// `q + (ky/2) · (OW + 1) + kx/2` — consecutive floats for consecutive `q`. So the convolution is one
-/// `packedGEMM` whose `B` is nine pieces, one per tap, each the `C_in` phase planes at the tap's
-/// offset (the filters packed tap-major to match), over `q`; the column `x = OW` of each row is
-/// computed and dropped when the rows are copied into the output. The phases hold the input once
-/// (im2col would write it 2.25 times), and only for a block of output rows at a time.
+/// `P_(ky mod 2)(kx mod 2)[y + ky/2][x + kx/2]`: for the `OW` outputs of a row, each tap reads a run
+/// of `OW` consecutive floats of its phase plane. So an output row is one `packedGEMM` whose `B` is
+/// nine pieces, one per tap, each the `C_in` phase planes at the tap's offset (the filters packed
+/// tap-major to match). The phases hold the input once (im2col would write it 2.25 times), and only
+/// for a block of output rows at a time.
+///
+/// Where output rows are not a whole number of vectors (at least four), a GEMM per row would end
+/// each in a partial vector. There the column phase `b = 0` is held twice, as taps `kx = 0` and
+/// `kx = 2` read it (one column apart): six planes of `OW`-wide rows, in which every tap reads the
+/// output positions `q = y · OW + x` at `q` plus a whole number of rows. A run of positions across
+/// rows is then one GEMM straight into the output (`Blocking.positions`).
 package struct PhaseSplitConvolution: Sendable {
     package let inputChannels: Int
     package let outputChannels: Int

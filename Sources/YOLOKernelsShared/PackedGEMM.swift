@@ -17,7 +17,7 @@ import YOLOTensor
 /// of which only the real columns are stored. (The copy reads a few floats of every row of `B`. A
 /// caller whose `B` rows may be read up to a vector past their last column, and whose `C` rows have
 /// room for it, passes `columns` rounded up to whole vectors, `wholeVectorCount`, instead: as
-/// Winograd's products and the phase split's narrow blocks do.)
+/// Winograd's products do.)
 ///
 /// `prefetching` says which operands are not in cache yet (`GEMMPrefetch`): their lines are asked
 /// for ahead of the reads (docs/performance.md has the measurements).
