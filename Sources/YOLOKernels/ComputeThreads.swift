@@ -20,9 +20,4 @@ package enum ComputeThreads {
     package static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
         pool.run(iterations, body)
     }
-
-    /// Whether iteration `i` of a `parallelFor` over a layer's blocks is among the first the threads
-    /// claim: the blocks that read the layer's filters from memory, where the later ones find them in
-    /// their core's cache (`GEMMPrefetch.filters`).
-    package static func isInFirstWave(_ i: Int) -> Bool { i < count }
 }

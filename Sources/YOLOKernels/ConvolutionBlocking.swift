@@ -112,7 +112,7 @@ extension WinogradConvolution {
 
 extension PhaseSplitConvolution {
     /// How the work of an input of `height × width` is cut, with vectors of `lanes`.
-    package enum Blocking: Equatable {
+    package enum Blocking {
         /// Output rows of whole vectors (at least four): `blocks` blocks of output rows, the rows
         /// spread evenly over them, each row one GEMM straight into the output; the four phases'
         /// rows `phaseWidth` floats apart, padded to whole cache lines (16 floats), so that the six

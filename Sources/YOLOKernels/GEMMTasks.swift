@@ -3,13 +3,13 @@
 /// same share.
 ///
 /// The threads claim the tasks as they come free: one at a time where there are few, in contiguous
-/// chunks of several where there are many (`WorkerPool.chunkCount`). When the blocks divide evenly among the threads, or there are enough of
-/// them that the odd one out matters little (at least four per thread), a task is a block with all
-/// the panels. Otherwise (two threads and three blocks, say, or one block) each block is also cut
-/// into one share of the panels per thread, and the tasks are numbered share-major: the work is
-/// then even along the task indices whatever the blocks' sizes, and so are the chunks. (Sharing
-/// costs something: every share reads the block's input again. At 25 blocks on two threads it was
-/// slower than the 13 : 12 split.)
+/// chunks of several where there are many (`WorkerPool.chunkCount`). When the blocks divide evenly
+/// among the threads, or there are enough of them that the odd one out matters little (at least four
+/// per thread), a task is a block with all the panels. Otherwise (two threads and three blocks, say,
+/// or one block) each block is also cut into one share of the panels per thread, and the tasks are
+/// numbered share-major: the work is then even along the task indices whatever the blocks' sizes,
+/// and so are the chunks. (Sharing costs something: every share reads the block's input again. At
+/// 25 blocks on two threads it was slower than the 13 : 12 split.)
 package struct GEMMTasks {
     package let blocks: Int
     package let panels: Int

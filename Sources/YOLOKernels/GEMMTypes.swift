@@ -47,4 +47,10 @@ package struct GEMMPrefetch: OptionSet, Sendable {
     /// tile's lines of every row as it reads this one. The rows lie a plane apart, each a separate
     /// run of lines, more of them than the hardware prefetchers follow.
     package static let inputRows = GEMMPrefetch(rawValue: 1 << 1)
+
+    /// `filters` for block `block` of a layer's `parallelFor` where it is among the first the threads
+    /// claim (one each), else nothing.
+    package static func filters(forBlock block: Int) -> GEMMPrefetch {
+        block < ComputeThreads.count ? .filters : []
+    }
 }

@@ -87,6 +87,7 @@ package final class WorkerPool: @unchecked Sendable {
     }
 
     package func run(_ iterations: Int, _ body: (Int) -> Void) {
+        let threads = self.threads
         let parts = Self.chunkCount(iterations: iterations, threads: threads)
         guard threads > 1, parts > 1, !ParallelRegion.isInside else {
             for i in 0..<iterations { body(i) }

@@ -73,7 +73,7 @@ extension Convolution {
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
                     // (The input, read in place, is not in cache yet; a copy is.)
                     packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
-                               epilogue: epilogue, prefetching: filterPrefetch(block).union(copy == nil ? .inputRows : []))
+                               epilogue: epilogue, prefetching: GEMMPrefetch.filters(forBlock: block).union(copy == nil ? .inputRows : []))
                 }
             }
         }
@@ -97,13 +97,14 @@ extension Convolution {
             let columns = Tensor(uninitializedShape: [im2colFloats(positions: count)])
             im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                    stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
+            let prefetching = GEMMPrefetch.filters(forBlock: block)
             for (group, filters) in packedFilters.enumerated() {
                 // [C_out/g, C_in/g·k·k] x [C_in/g·k·k, block] -> [C_out/g, block], rows of the output planeSize apart
                 packedGEMM(filters, panels: panels,
                            b: columns.data + group * groupInputs * taps * count, bRowStride: count, columns: count,
                            c: output + group * groupOutputs * planeSize + start, rowStride: planeSize,
                            epilogue: .biasActivation(bias: bias + group * groupOutputs, activation: activation),
-                           prefetching: filterPrefetch(block))
+                           prefetching: prefetching)
             }
         }
     }

@@ -45,7 +45,7 @@ func packedGEMM(
         let tiles = columns / (2 * lanes), wholeTiles = tiles * 2 * lanes
         // The filters' lines: the first panel's now, then a share of the next panel's before each tile.
         let prefetchesFilters = prefetching.contains(.filters) && tiles > 0
-        let panelFloats = a.depth * panelRows, filterShare = (panelFloats + tiles - 1) / max(tiles, 1)
+        let panelFloats = a.depth * panelRows, filterShare = prefetchesFilters ? (panelFloats + tiles - 1) / tiles : 0
         if prefetchesFilters { prefetch(panelStart(panels.lowerBound), count: panelFloats) }
         for panel in panels {
             // The first panel is the first to read this block of B: it asks for the next tile's lines.
@@ -257,11 +257,4 @@ private func siluInPlace(rows: Range<Int>, columns: Int, of matrix: UnsafeMutabl
         }
         if wholeVectors < columns { siluInPlace(matrix + row * rowStride + wholeVectors, count: columns - wholeVectors) }
     }
-}
-
-/// `GEMMPrefetch.filters` for block `block` of a layer's `parallelFor`: its filters are not in
-/// this core's cache yet where the block is among the first the threads claim.
-@inline(__always)
-func filterPrefetch(_ block: Int) -> GEMMPrefetch {
-    ComputeThreads.isInFirstWave(block) ? .filters : []
 }

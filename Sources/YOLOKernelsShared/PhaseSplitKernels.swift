@@ -36,7 +36,7 @@ extension PhaseSplitConvolution {
                     taps.withUnsafeBufferPointer { taps in
                         packedGEMM(filters, panels: panels, b: taps, columns: outputWidth,
                                    c: output + (firstRow + row) * outputWidth, rowStride: outputPlane, epilogue: epilogue,
-                                   prefetching: row == 0 ? filterPrefetch(block) : [])
+                                   prefetching: row == 0 ? .filters(forBlock: block) : [])
                     }
                 }
             case let .positions(blocks):
@@ -58,7 +58,7 @@ extension PhaseSplitConvolution {
                 }
                 taps.withUnsafeBufferPointer { taps in
                     packedGEMM(filters, panels: panels, b: taps, columns: positions.count, c: output + positions.lowerBound,
-                               rowStride: outputPlane, epilogue: epilogue, prefetching: filterPrefetch(block))
+                               rowStride: outputPlane, epilogue: epilogue, prefetching: .filters(forBlock: block))
                 }
             }
         }

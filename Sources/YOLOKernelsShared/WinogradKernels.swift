@@ -38,11 +38,12 @@ extension WinogradConvolution {
             for xi in 0..<36 { (transformed + xi * transformedStride + inputChannels * tiles).update(repeating: 0, count: 16) }
             transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                            tileColumns: tileColumns, buffers: buffers, into: transformed)
+            let prefetching = GEMMPrefetch.filters(forBlock: block)
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
                            columns: productColumns, c: products + xi * productsStride, rowStride: productColumns, epilogue: .none,
-                           prefetching: filterPrefetch(block))
+                           prefetching: prefetching)
             }
             transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                             tileColumns: tileColumns, planeStride: productsStride, rowStride: productColumns, into: output)
