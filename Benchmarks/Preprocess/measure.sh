@@ -13,7 +13,7 @@ rounds=${3:-3}
 iterations=${4:-200}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-files="RGBImage.swift Resize.swift Preprocess.swift"
+files="RGBImage.swift Resize.swift Preprocess.swift PixelBuffer.swift ParallelLoop.swift ResizeMode.swift YUVToRGB.swift YUVRange.swift ImageError.swift"
 
 cc -O2 -I Sources/CImageCodecs/include -o "$work/decode" Benchmarks/Preprocess/decode.c \
     Sources/CImageCodecs/jpeg_codec.c -ljpeg
@@ -25,7 +25,7 @@ for f in $files; do
     cp "Sources/YOLOImage/$f" "$work/new/$f"
 done
 for v in old new; do
-    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -o "$work/bench-$v" $files \
+    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" $files \
         "$OLDPWD/Benchmarks/Preprocess/main.swift")
 done
 
