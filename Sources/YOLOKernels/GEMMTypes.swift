@@ -48,9 +48,11 @@ package struct GEMMPrefetch: OptionSet, Sendable {
     /// run of lines, more of them than the hardware prefetchers follow.
     package static let inputRows = GEMMPrefetch(rawValue: 1 << 1)
 
-    /// `filters` for block `block` of a layer's `parallelFor` where it is among the first the threads
-    /// claim (one each), else nothing.
-    package static func filters(forBlock block: Int) -> GEMMPrefetch {
-        block < ComputeThreads.count ? .filters : []
+    /// `filters` for block `block` of a layer's `parallelFor` on `threads` threads where it is among
+    /// the first the threads claim (one each), else nothing. (The caller passes the count it read
+    /// before the job: `ComputeThreads.count` takes the pool's lock, which the threads claiming
+    /// the job's chunks hold in turn.)
+    package static func filters(forBlock block: Int, threads: Int) -> GEMMPrefetch {
+        block < threads ? .filters : []
     }
 }

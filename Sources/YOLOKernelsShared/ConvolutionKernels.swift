@@ -44,7 +44,8 @@ extension Convolution {
     func pointwiseConvolution(_ filters: PackedMatrix, _ parts: [(data: UnsafePointer<Float>, channels: Int)], planeSize: Int,
                                       epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
         let blockSize = blockSize(depth: filters.depth, planeSize: planeSize, lanes: FloatVector.scalarCount)
-        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels)
+        let threads = ComputeThreads.count
+        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels, threads: threads)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
             let epilogue = epilogue ?? .biasActivation(bias: bias, activation: activation)
@@ -73,7 +74,7 @@ extension Convolution {
                     // [C_out, C_in] x [C_in, block] -> [C_out, block], rows of the output planeSize apart
                     // (The input, read in place, is not in cache yet; a copy is.)
                     packedGEMM(filters, panels: panels, b: rows, columns: count, c: output + start, rowStride: planeSize,
-                               epilogue: epilogue, prefetching: GEMMPrefetch.filters(forBlock: block).union(copy == nil ? .inputRows : []))
+                               epilogue: epilogue, prefetching: GEMMPrefetch.filters(forBlock: block, threads: threads).union(copy == nil ? .inputRows : []))
                 }
             }
         }
@@ -90,14 +91,15 @@ extension Convolution {
         let taps = g.kernelSize * g.kernelSize
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
         let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize, lanes: FloatVector.scalarCount)
-        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels)
+        let threads = ComputeThreads.count
+        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels, threads: threads)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
             let start = block * blockSize, count = min(blockSize, planeSize - start)
             let columns = Tensor(uninitializedShape: [im2colFloats(positions: count)])
             im2col(input, channels: g.inputChannels, height: height, width: width, kernelSize: g.kernelSize,
                    stride: g.stride, padding: g.padding, positions: start..<(start + count), into: columns.data)
-            let prefetching = GEMMPrefetch.filters(forBlock: block)
+            let prefetching = GEMMPrefetch.filters(forBlock: block, threads: threads)
             for (group, filters) in packedFilters.enumerated() {
                 // [C_out/g, C_in/g·k·k] x [C_in/g·k·k, block] -> [C_out/g, block], rows of the output planeSize apart
                 packedGEMM(filters, panels: panels,

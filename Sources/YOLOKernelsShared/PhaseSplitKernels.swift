@@ -9,8 +9,9 @@ extension PhaseSplitConvolution {
              activation: Activation, into output: UnsafeMutablePointer<Float>) {
         let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, outputPlane = outputHeight * outputWidth
         let lanes = FloatVector.scalarCount
-        let blocking = blocking(height: height, width: width, threads: ComputeThreads.count, lanes: lanes)
-        let tasks = GEMMTasks(blocks: blocking.blocks, panels: filters.panels)
+        let threads = ComputeThreads.count
+        let blocking = blocking(height: height, width: width, threads: threads, lanes: lanes)
+        let tasks = GEMMTasks(blocks: blocking.blocks, panels: filters.panels, threads: threads)
         let epilogue = GEMMEpilogue.biasActivation(bias: bias, activation: activation)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
@@ -36,7 +37,7 @@ extension PhaseSplitConvolution {
                     taps.withUnsafeBufferPointer { taps in
                         packedGEMM(filters, panels: panels, b: taps, columns: outputWidth,
                                    c: output + (firstRow + row) * outputWidth, rowStride: outputPlane, epilogue: epilogue,
-                                   prefetching: row == 0 ? .filters(forBlock: block) : [])
+                                   prefetching: row == 0 ? .filters(forBlock: block, threads: threads) : [])
                     }
                 }
             case let .positions(blocks):
@@ -58,7 +59,7 @@ extension PhaseSplitConvolution {
                 }
                 taps.withUnsafeBufferPointer { taps in
                     packedGEMM(filters, panels: panels, b: taps, columns: positions.count, c: output + positions.lowerBound,
-                               rowStride: outputPlane, epilogue: epilogue, prefetching: .filters(forBlock: block))
+                               rowStride: outputPlane, epilogue: epilogue, prefetching: .filters(forBlock: block, threads: threads))
                 }
             }
         }

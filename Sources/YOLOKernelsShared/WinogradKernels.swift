@@ -9,7 +9,8 @@ extension WinogradConvolution {
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        let blocks = Self.blockCount(height: height, width: width, threads: ComputeThreads.count)
+        let threads = ComputeThreads.count
+        let blocks = Self.blockCount(height: height, width: width, threads: threads)
         ComputeThreads.parallelFor(blocks) { block in
             let firstTileRow = tileRows * block / blocks
             let rows = tileRows * (block + 1) / blocks - firstTileRow
@@ -38,7 +39,7 @@ extension WinogradConvolution {
             for xi in 0..<36 { (transformed + xi * transformedStride + inputChannels * tiles).update(repeating: 0, count: 16) }
             transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
                            tileColumns: tileColumns, buffers: buffers, into: transformed)
-            let prefetching = GEMMPrefetch.filters(forBlock: block)
+            let prefetching = GEMMPrefetch.filters(forBlock: block, threads: threads)
             for (xi, weights) in transformedWeights.enumerated() {
                 // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
                 packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
