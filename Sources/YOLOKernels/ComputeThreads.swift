@@ -13,6 +13,9 @@ package enum ComputeThreads {
         pool.setThreads(max(1, count))
     }
 
+    /// Whether this thread is running a chunk of a `parallelFor` (where another one runs serially).
+    package static var isInsideParallelFor: Bool { WorkerPool.isInsideJob }
+
     /// Runs `body(i)` for `i` in `0..<iterations`, cut into contiguous chunks (an iteration each where
     /// there are few, else `WorkerPool.chunksPerThread` per thread) that the threads claim in order as
     /// they come free; the calling thread takes the first chunk. `body` must only write what

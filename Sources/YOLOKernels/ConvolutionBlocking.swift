@@ -49,7 +49,7 @@ extension Convolution {
         } else {
             let planeSize = g.outputSize(height) * g.outputSize(width)
             let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize, lanes: lanes)
-            let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels, threads: threads)
+            let tasks = GEMMTasks(planeSize: planeSize, blockSize: blockSize, panels: packedFilters[0].panels, threads: threads)
             let perTask: Int
             if g.kernelSize == 1 && g.stride == 1 && g.padding == 0 && g.groups == 1 {
                 let panelsPerTask = (packedFilters[0].panels + tasks.panelShares - 1) / tasks.panelShares
@@ -65,31 +65,61 @@ extension Convolution {
 }
 
 extension WinogradConvolution {
-    /// The blocks of tile rows for an input of `height × width`, block `b` the rows from
-    /// `tileRows · b / blocks` up to the next block's: about 256 tiles a block, and a multiple of the
-    /// threads where there are the rows, so that each thread gets as many rows (seven blocks of six
-    /// rows and one of four, as before at 160 × 160, kept one of two threads waiting for a fifth of
-    /// the layer).
-    package static func blockCount(height: Int, width: Int, threads: Int) -> Int {
+    /// How the work of an input of `height × width` is cut.
+    package enum Blocking: Equatable {
+        /// Blocks of whole tile rows, block `b` the rows from `tileRows · b / blocks` up to the next
+        /// block's: each block's input transform, 36 GEMMs and output transform are one task.
+        case tileRows(blocks: Int)
+        /// One block of every tile, in `shares` shares, one per thread: each share transforms its share
+        /// of the input channels (`share(_:of:count:)`) into `V` buffers of its own, the GEMMs' `B`
+        /// in as many pieces; then, once every share has, it multiplies its share of the filters'
+        /// panels and transforms their output channels back. For a layer of one block whose tile
+        /// rows do not divide evenly among the threads: at 20 × 20, split into tile rows, one thread
+        /// got two rows and the other three, and each block's GEMMs ran on one vector of columns.
+        /// (Where the rows divide evenly, as at 40 × 40, shares were slower with 64 input channels:
+        /// each thread reads all of `V`, half of it from the other core.)
+        case channelShares(Int)
+    }
+
+    /// For `threads` threads, `running` of them at work on this layer (`threads`, or 1 inside
+    /// another `parallelFor`): about 256 tiles a block; one block in shares where that is all the
+    /// layer has and its tile rows do not divide evenly among the running threads (and there is a
+    /// panel and an input channel for every share); else blocks a multiple of the threads where
+    /// there are the rows, so that each thread gets as many rows (seven blocks of six rows and one
+    /// of four, as before at 160 × 160, kept one of two threads waiting for a fifth of the layer).
+    package func blocking(height: Int, width: Int, threads: Int, running: Int) -> Blocking {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
         let preferredRows = max(1, 256 / tileColumns)
         let blocks = (tileRows + preferredRows - 1) / preferredRows
-        return min(tileRows, (blocks + threads - 1) / threads * threads)
+        if blocks == 1 && running > 1 && tileRows % running != 0
+            && transformedWeights[0].panels >= running && inputChannels >= running {
+            return .channelShares(running)
+        }
+        return .tileRows(blocks: min(tileRows, (blocks + threads - 1) / threads * threads))
+    }
+
+    /// Share `share` of `shares` of `count` things (channels, panels): contiguous, as even as they go.
+    package static func share(_ share: Int, of shares: Int, count: Int) -> Range<Int> {
+        (count * share / shares)..<(count * (share + 1) / shares)
     }
 
     /// The buffers of a block of `tileRows` rows of `tileColumns` tiles, with vectors of `lanes`.
     package struct BlockBuffers {
-        /// `V_ξ`, `C_in × tiles`, and `M_ξ`, `C_out × productColumns` (the tiles in whole vectors), 36
-        /// of each, a cache line after each and eight floats more after the last `M_ξ`.
-        package let productColumns: Int, transformedStride: Int, productsStride: Int
+        /// `V_ξ`, `C_in × tiles` (`C_in` the channels of one share), and `M_ξ`, `C_out` rows of
+        /// `productColumns` (the tiles in whole vectors), 36 of each, a cache line after each and
+        /// eight floats more after the last `M_ξ`. The rows of `M_ξ` lie `productRowStride` apart,
+        /// seven floats past the last tile at least: the output transform loads eight tiles at a time,
+        /// up to seven past a row's last, and reads no other channel's row (another share's, being written).
+        package let productColumns: Int, productRowStride: Int, transformedStride: Int, productsStride: Int
         /// The block's padded input rows split into four column phases: `splitRows × 4 × splitWidth`.
         package let splitRows: Int, splitWidth: Int
 
         package init(inputChannels: Int, outputChannels: Int, tileRows: Int, tileColumns: Int, lanes: Int) {
             let tiles = tileRows * tileColumns
             productColumns = (tiles + lanes - 1) / lanes * lanes
+            productRowStride = max(productColumns, (tiles + 7 + lanes - 1) / lanes * lanes)
             transformedStride = inputChannels * tiles + 16
-            productsStride = outputChannels * productColumns + 16
+            productsStride = outputChannels * productRowStride + 16
             // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m; spare lanes for the loads at m + 1.
             splitRows = 4 * tileRows + 2
             splitWidth = tileColumns + 1 + 16
@@ -100,13 +130,25 @@ extension WinogradConvolution {
         package var splitFloats: Int { splitRows * 4 * splitWidth }
     }
 
-    /// The largest block's buffers, times the blocks that run at once.
+    /// The buffers of a share of `shares` (or a block, `shares` 1): its input channels the largest
+    /// share's.
+    package func buffers(tileRows: Int, tileColumns: Int, shares: Int, lanes: Int) -> BlockBuffers {
+        BlockBuffers(inputChannels: (inputChannels + shares - 1) / shares, outputChannels: outputChannels,
+                     tileRows: tileRows, tileColumns: tileColumns, lanes: lanes)
+    }
+
+    /// The largest block's buffers, times the blocks that run at once; or every share's `V`, the one
+    /// `M`, and the input transforms' buffers that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
         let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        let blocks = Self.blockCount(height: height, width: width, threads: threads)
-        let buffers = BlockBuffers(inputChannels: inputChannels, outputChannels: outputChannels,
-                                   tileRows: (tileRows + blocks - 1) / blocks, tileColumns: tileColumns, lanes: lanes)
-        return min(running, blocks) * (buffers.transformedFloats + buffers.productsFloats + buffers.splitFloats)
+        switch blocking(height: height, width: width, threads: threads, running: running) {
+        case let .tileRows(blocks):
+            let buffers = buffers(tileRows: (tileRows + blocks - 1) / blocks, tileColumns: tileColumns, shares: 1, lanes: lanes)
+            return min(running, blocks) * (buffers.transformedFloats + buffers.productsFloats + buffers.splitFloats)
+        case let .channelShares(shares):
+            let buffers = buffers(tileRows: tileRows, tileColumns: tileColumns, shares: shares, lanes: lanes)
+            return shares * buffers.transformedFloats + buffers.productsFloats + min(running, shares) * buffers.splitFloats
+        }
     }
 }
 

@@ -81,6 +81,9 @@ package final class WorkerPool: @unchecked Sendable {
         }
     }
 
+    /// Whether the current thread is running chunks of a job (of any pool).
+    package static var isInsideJob: Bool { ParallelRegion.isInside }
+
     /// The chunks a job of `iterations` is cut into on `threads` threads.
     package static func chunkCount(iterations: Int, threads: Int) -> Int {
         iterations <= wholeIterationsPerThread * threads ? iterations : chunksPerThread * threads

@@ -45,7 +45,7 @@ extension Convolution {
                                       epilogue: GEMMEpilogue? = nil, into output: UnsafeMutablePointer<Float>) {
         let blockSize = blockSize(depth: filters.depth, planeSize: planeSize, lanes: FloatVector.scalarCount)
         let threads = ComputeThreads.count
-        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: filters.panels, threads: threads)
+        let tasks = GEMMTasks(planeSize: planeSize, blockSize: blockSize, panels: filters.panels, threads: threads)
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
             let epilogue = epilogue ?? .biasActivation(bias: bias, activation: activation)
@@ -92,7 +92,7 @@ extension Convolution {
         let groupInputs = g.inputChannels / g.groups, groupOutputs = g.outputChannels / g.groups
         let blockSize = blockSize(depth: g.filterSize, planeSize: planeSize, lanes: FloatVector.scalarCount)
         let threads = ComputeThreads.count
-        let tasks = GEMMTasks(blocks: (planeSize + blockSize - 1) / blockSize, panels: packedFilters[0].panels, threads: threads)
+        let tasks = GEMMTasks(planeSize: planeSize, blockSize: blockSize, panels: packedFilters[0].panels, threads: threads)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
             let start = block * blockSize, count = min(blockSize, planeSize - start)

@@ -8,59 +8,99 @@ extension WinogradConvolution {
     /// planes of `height × width` into `C_out` planes of the same size.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
              activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
-        let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
-        let threads = ComputeThreads.count
-        let blocks = Self.blockCount(height: height, width: width, threads: threads)
-        ComputeThreads.parallelFor(blocks) { block in
-            let firstTileRow = tileRows * block / blocks
-            let rows = tileRows * (block + 1) / blocks - firstTileRow
-            let tiles = rows * tileColumns
-            // A cache line (sixteen floats) after each V_ξ and M_ξ, eight more after the last M_ξ:
-            // the transforms store and load whole vectors of tiles, also where a tile row ends in a
-            // partial one. The line also staggers the 36 planes over the cache sets: unpadded, the
-            // output transform's 36 loads per vector (one per plane, 4 KiB multiples apart at 64
-            // channels of 240 tiles) all fell in one set of the 12-way first-level cache, and
-            // eight-float padding left half of the input transform's vector stores split across lines.
-            //
-            // And the products run over whole vectors of tiles, also past the last tile: the columns
-            // there are computed and never read, and no block's end goes through the GEMM's
-            // zero-padded copy of its last columns (at 20 × 20, 25 tiles were a vector of 16 and a
-            // copied one of 9; now a tile of 32). So `M_ξ`'s rows are `productColumns` apart, and
-            // `V_ξ`'s rows are read up to a vector past their end: into the next row, and after the
-            // last row into its spare line, zeroed first (the input transform's stores overwrite
-            // part of it).
-            let buffers = BlockBuffers(inputChannels: inputChannels, outputChannels: outputChannels, tileRows: rows,
-                                       tileColumns: tileColumns, lanes: FloatVector.scalarCount)
-            let (productColumns, transformedStride, productsStride) = (buffers.productColumns, buffers.transformedStride, buffers.productsStride)
-            let transformedTensor = Tensor(uninitializedShape: [buffers.transformedFloats])
-            let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
-            let (transformed, products) = (transformedTensor.data, productsTensor.data)
-            defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
-            for xi in 0..<36 { (transformed + xi * transformedStride + inputChannels * tiles).update(repeating: 0, count: 16) }
-            transformInput(input, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                           tileColumns: tileColumns, buffers: buffers, into: transformed)
-            let prefetching = GEMMPrefetch.filters(forBlock: block, threads: threads)
+        let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4, tiles = tileRows * tileColumns
+        let lanes = FloatVector.scalarCount
+        let threads = ComputeThreads.count, running = ComputeThreads.isInsideParallelFor ? 1 : threads
+        // The buffers (`BlockBuffers`): a cache line (sixteen floats) after each V_ξ and M_ξ, eight
+        // more after the last M_ξ: the transforms store and load whole vectors of tiles, also where a tile row ends in a partial
+        // one. The line also staggers the 36 planes over the cache sets: unpadded, the output
+        // transform's 36 loads per vector (one per plane, 4 KiB multiples apart at 64 channels of 240
+        // tiles) all fell in one set of the 12-way first-level cache, and eight-float padding left
+        // half of the input transform's vector stores split across lines.
+        //
+        // And the products run over whole vectors of tiles, also past the last tile: the columns
+        // there are computed and never read, and no block's end goes through the GEMM's zero-padded
+        // copy of its last columns (at 20 × 20, 25 tiles were a vector of 16 and a copied one of 9;
+        // now a tile of 32). So `V_ξ`'s rows are read up to a vector past their end: into the next
+        // row, and after the last row into its spare line, zeroed first (the input transform's
+        // stores overwrite part of it).
+
+        // The 36 GEMMs, [C_out, C_in] x [C_in, tiles] -> [C_out, tiles], for the filters' panels
+        // `panels`: `B` of `V_0` in `pieces` (one per share of the input channels), `V_ξ` the same
+        // rows `transformedStride` floats on.
+        func multiply(_ pieces: [GEMMInputRows], panels: Range<Int>, buffers: BlockBuffers,
+                      into products: UnsafeMutablePointer<Float>, prefetching: GEMMPrefetch) {
+            var b = pieces
             for (xi, weights) in transformedWeights.enumerated() {
-                // [C_out, C_in] x [C_in, tiles] -> [C_out, tiles]
-                packedGEMM(weights, panels: 0..<weights.panels, b: transformed + xi * transformedStride, bRowStride: tiles,
-                           columns: productColumns, c: products + xi * productsStride, rowStride: productColumns, epilogue: .none,
-                           prefetching: prefetching)
+                for (i, piece) in pieces.enumerated() {
+                    b[i] = GEMMInputRows(first: piece.first + xi * buffers.transformedStride, count: piece.count, stride: piece.stride)
+                }
+                b.withUnsafeBufferPointer { b in
+                    packedGEMM(weights, panels: panels, b: b, columns: buffers.productColumns, c: products + xi * buffers.productsStride,
+                               rowStride: buffers.productRowStride, epilogue: .none, prefetching: prefetching)
+                }
             }
-            transformOutput(products, height: height, width: width, firstTileRow: firstTileRow, tileRows: rows,
-                            tileColumns: tileColumns, planeStride: productsStride, rowStride: productColumns, into: output)
-            // Epilogue over the block's output rows, still in cache.
-            let firstRow = 4 * firstTileRow, rowCount = min(4 * rows, height - firstRow)
-            for o in 0..<outputChannels {
+        }
+        // The bias, activation and residual over output channels `channels`' rows from tile row
+        // `firstTileRow` on, still in cache.
+        func finish(channels: Range<Int>, firstTileRow: Int, tileRows: Int) {
+            let firstRow = 4 * firstTileRow, rowCount = min(4 * tileRows, height - firstRow)
+            for o in channels {
                 let offset = (o * height + firstRow) * width
                 addBiasAndActivate(output + offset, count: rowCount * width, bias: bias[o], activation: activation,
                                    adding: residual.map { $0 + offset })
             }
         }
+        switch blocking(height: height, width: width, threads: threads, running: running) {
+        case let .tileRows(blocks):
+            ComputeThreads.parallelFor(blocks) { block in
+                let firstTileRow = tileRows * block / blocks
+                let rows = tileRows * (block + 1) / blocks - firstTileRow
+                let buffers = buffers(tileRows: rows, tileColumns: tileColumns, shares: 1, lanes: lanes)
+                let transformedTensor = Tensor(uninitializedShape: [buffers.transformedFloats])
+                let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
+                let (transformed, products) = (transformedTensor.data, productsTensor.data)
+                defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
+                transformInput(input, height: height, width: width, channels: 0..<inputChannels, firstTileRow: firstTileRow,
+                               tileRows: rows, tileColumns: tileColumns, buffers: buffers, into: transformed)
+                multiply([GEMMInputRows(first: transformed, count: inputChannels, stride: rows * tileColumns)],
+                         panels: 0..<transformedWeights[0].panels, buffers: buffers, into: products,
+                         prefetching: GEMMPrefetch.filters(forBlock: block, threads: threads))
+                transformOutput(products, height: height, width: width, channels: 0..<outputChannels, firstTileRow: firstTileRow,
+                                tileRows: rows, tileColumns: tileColumns, buffers: buffers, into: output)
+                finish(channels: 0..<outputChannels, firstTileRow: firstTileRow, tileRows: rows)
+            }
+        case let .channelShares(shares):
+            let buffers = buffers(tileRows: tileRows, tileColumns: tileColumns, shares: shares, lanes: lanes)
+            let transformedTensor = Tensor(uninitializedShape: [shares * buffers.transformedFloats])
+            let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
+            let (transformed, products) = (transformedTensor.data, productsTensor.data)
+            defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
+            func channelShare(_ share: Int) -> Range<Int> { Self.share(share, of: shares, count: inputChannels) }
+            ComputeThreads.parallelFor(shares) { share in
+                transformInput(input, height: height, width: width, channels: channelShare(share), firstTileRow: 0,
+                               tileRows: tileRows, tileColumns: tileColumns, buffers: buffers,
+                               into: transformed + share * buffers.transformedFloats)
+            }
+            let pieces = (0..<shares).map { share in
+                GEMMInputRows(first: transformed + share * buffers.transformedFloats, count: channelShare(share).count, stride: tiles)
+            }
+            let panelCount = transformedWeights[0].panels, panelRows = PackedMatrix.panelRows
+            ComputeThreads.parallelFor(shares) { share in
+                let panels = Self.share(share, of: shares, count: panelCount)
+                let channels = (panels.lowerBound * panelRows)..<min(outputChannels, panels.upperBound * panelRows)
+                multiply(pieces, panels: panels, buffers: buffers, into: products, prefetching: .filters)
+                transformOutput(products, height: height, width: width, channels: channels, firstTileRow: 0, tileRows: tileRows,
+                                tileColumns: tileColumns, buffers: buffers, into: output)
+                finish(channels: channels, firstTileRow: 0, tileRows: tileRows)
+            }
+        }
     }
 
-    /// `V = Bᵀ d B` for every input channel and tile of the block: `transformed[ξ · planeStride + c ·
-    /// tiles + tile]`. Whole vectors are stored: those past a tile row's end are overwritten by the
-    /// next row, the next channel, or land in the spare floats after the plane.
+    /// `V = Bᵀ d B` for input channels `channels` (all, or a share's) and every tile of the block:
+    /// `transformed[ξ · planeStride + (c − channels.lowerBound) · tiles + tile]`, the line after
+    /// each plane's last channel zeroed first. Whole vectors are stored: those past a tile row's end
+    /// are overwritten by the next row, the next channel, or land in that spare line.
     ///
     /// Sixteen tiles of a row at a time: each input row is first split into its four column phases
     /// (with the zero padding), so that the six columns of sixteen neighbouring tiles, which start
@@ -69,9 +109,10 @@ extension WinogradConvolution {
     /// 64-byte store splits over two lines no more often than two 32-byte ones do; but a row's
     /// last eight tiles or fewer take a vector of eight, which stores half as much where most lanes
     /// are past the row's end (narrow rows, such as 20 wide with five tiles, are mostly that).
-    private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
-                                tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
+    private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
+                                tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns, planeStride = buffers.transformedStride
+        for xi in 0..<36 { (transformed + xi * planeStride + channels.count * tiles).update(repeating: 0, count: 16) }
         let phaseWidth = buffers.splitWidth, rowCount = buffers.splitRows
         let splitTensor = Tensor(uninitializedShape: [rowCount, 4, phaseWidth])
         let split = splitTensor.data
@@ -84,16 +125,16 @@ extension WinogradConvolution {
         let firstRow = 4 * firstTileRow - 1
         // Every channel writes the same positions, so the padding cleared here stays zero.
         split.update(repeating: 0, count: 4 * rowCount * phaseWidth)
-        for c in 0..<inputChannels {
+        for c in channels {
             let plane = input + c * height * width
             for r in 0..<rowCount where firstRow + r >= 0 && firstRow + r < height {
                 // The next channel's row asked for ahead, as in `PhaseSplitConvolution`.
-                if c + 1 < inputChannels { prefetch(plane + (height + firstRow + r) * width, count: width) }
+                if c + 1 < channels.upperBound { prefetch(plane + (height + firstRow + r) * width, count: width) }
                 splitIntoPhases(plane + (firstRow + r) * width, width: width, into: split + 4 * r * phaseWidth, phaseWidth: phaseWidth)
             }
             for tileRow in 0..<tileRows {
                 let rowBase = UnsafeRawPointer(split + 4 * (4 * tileRow) * phaseWidth)
-                let destinationRow = UnsafeMutableRawPointer(transformed + c * tiles + tileRow * tileColumns)
+                let destinationRow = UnsafeMutableRawPointer(transformed + (c - channels.lowerBound) * tiles + tileRow * tileColumns)
                 var column = 0
                 while column < tileColumns {
                     if tileColumns - column > 8 {
@@ -110,7 +151,7 @@ extension WinogradConvolution {
         }
     }
 
-    /// `Y = Aᵀ M A` for every output channel and tile of the block, written into the output planes
+    /// `Y = Aᵀ M A` for output channels `channels` and every tile of the block, written into their planes
     /// (the rows and columns of a tile past the image's end are dropped), eight tiles at a time:
     /// `M_ξ` of channel `o` and tile `t` at `products[ξ · planeStride + o · rowStride + t]`. Whole
     /// vectors are loaded; the lanes past a tile row's end are computed and dropped.
@@ -126,8 +167,9 @@ extension WinogradConvolution {
     /// right back spent over 40% of the function's samples on those loads. A partial group (the
     /// last of a tile row, or at the image's right edge) is interleaved the same way, then its valid
     /// floats are copied (`copyPrefix`) rather than stored lane by lane.
-    private func transformOutput(_ products: UnsafePointer<Float>, height: Int, width: Int, firstTileRow: Int, tileRows: Int,
-                                 tileColumns: Int, planeStride: Int, rowStride: Int, into output: UnsafeMutablePointer<Float>) {
+    private func transformOutput(_ products: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
+                                 tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into output: UnsafeMutablePointer<Float>) {
+        let planeStride = buffers.productsStride, rowStride = buffers.productRowStride
         // Two slots of a group's 16 columns (4 output rows × 4 columns, 128 bytes a row), then room
         // for one interleaved row of a partial group.
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: 2 * 512 + 128, alignment: 64)
@@ -155,7 +197,7 @@ extension WinogradConvolution {
             }
         }
         var slot = 0  // where this group's columns go: the other slot holds the pending group's
-        for o in 0..<outputChannels {
+        for o in channels {
             let plane = output + o * height * width
             for tileRow in 0..<tileRows {
                 let y = 4 * (firstTileRow + tileRow)

@@ -42,6 +42,9 @@ import YOLOModel
             cases.append(Case(inputChannels: 8, outputChannels: 12, kernelSize: 3, stride: 1, groups: 1, height: height, width: width))
         }
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
+        // One block of three tile rows: on two or three threads, in shares of the channels (9 inputs:
+        // shares of 4 and 5; 20 outputs: three panels, the last partial).
+        cases.append(Case(inputChannels: 9, outputChannels: 20, kernelSize: 3, stride: 1, groups: 1, height: 9, width: 19))
         cases.append(Case(inputChannels: 17, outputChannels: 9, kernelSize: 1, stride: 1, groups: 1, height: 11, width: 3))
         // 1×1 over planes of 4 KiB multiples, whose blocks are copied to other row strides first.
         cases.append(Case(inputChannels: 12, outputChannels: 20, kernelSize: 1, stride: 1, groups: 1, height: 32, width: 64))

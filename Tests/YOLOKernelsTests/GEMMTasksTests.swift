@@ -22,6 +22,18 @@ import YOLOKernels
         }
     }
 
+    /// Blocks of one size over the plane stay whole where they divide among the threads; a shorter
+    /// last block (400 positions in blocks of 224 on two threads) has its panels shared.
+    @Test func aShorterLastBlockSharesThePanels() {
+        #expect(GEMMTasks(planeSize: 448, blockSize: 224, panels: 32, threads: 2).panelShares == 1)
+        let uneven = GEMMTasks(planeSize: 400, blockSize: 224, panels: 32, threads: 2)
+        #expect(uneven.blocks == 2 && uneven.panelShares == 2 && uneven.count == 4)
+        // Enough blocks that the short one matters little: whole blocks.
+        #expect(GEMMTasks(planeSize: 8 * 224 + 100, blockSize: 224, panels: 32, threads: 2).panelShares == 1)
+        // Fewer panels than threads: whole blocks.
+        #expect(GEMMTasks(planeSize: 400, blockSize: 224, panels: 1, threads: 2).panelShares == 1)
+    }
+
     /// Share-major numbering: `parallelFor`'s contiguous chunks give each thread one share of every block.
     @Test func eachThreadGetsOneShareOfEveryBlock() {
         let tasks = GEMMTasks(blocks: 3, panels: 4, threads: 2)
