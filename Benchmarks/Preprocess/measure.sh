@@ -13,7 +13,10 @@ rounds=${3:-3}
 iterations=${4:-200}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-files="RGBImage.swift Resize.swift Preprocess.swift PixelBuffer.swift ParallelLoop.swift ResizeMode.swift YUVToRGB.swift YUVRange.swift ImageError.swift"
+# YOLOImage's preprocessing sources, and since the loops became kernel-set entries, ImageKernels.swift
+# and the loops themselves (Sources/YOLOImageKernelsShared): a revision lacking a file goes without it.
+files="RGBImage.swift Resize.swift Preprocess.swift PixelBuffer.swift ParallelLoop.swift ResizeMode.swift YUVToRGB.swift YUVRange.swift ImageError.swift ImageKernels.swift"
+loops="ResizePasses.swift PlanarConversion.swift"
 
 cc -O2 -I Sources/CImageCodecs/include -o "$work/decode" Benchmarks/Preprocess/decode.c \
     Sources/CImageCodecs/jpeg_codec.c -ljpeg
@@ -21,11 +24,15 @@ size=$("$work/decode" "$image" 2>&1 >"$work/image.rgb")
 
 mkdir -p "$work/old" "$work/new"
 for f in $files; do
-    git show "$old:Sources/YOLOImage/$f" >"$work/old/$f"
-    cp "Sources/YOLOImage/$f" "$work/new/$f"
+    git show "$old:Sources/YOLOImage/$f" >"$work/old/$f" 2>/dev/null || rm "$work/old/$f"
+    [ -f "Sources/YOLOImage/$f" ] && cp "Sources/YOLOImage/$f" "$work/new/$f"
+done
+for f in $loops; do
+    git show "$old:Sources/YOLOImageKernelsShared/$f" >"$work/old/$f" 2>/dev/null || rm "$work/old/$f"
+    [ -f "Sources/YOLOImageKernelsShared/$f" ] && cp "Sources/YOLOImageKernelsShared/$f" "$work/new/$f"
 done
 for v in old new; do
-    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" $files \
+    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" ./*.swift \
         "$OLDPWD/Benchmarks/Preprocess/main.swift")
 done
 

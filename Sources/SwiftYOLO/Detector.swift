@@ -156,7 +156,7 @@ public final class Detector: Sendable {
         let stride = model.maximumStride
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride),
-            parallel: .computeThreads)
+            parallel: .computeThreads, kernels: .active)
         if let limit = options.memoryLimit {  // before anything of the input's size is allocated
             let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
             let bytes = model.plannedActivationBytes(height: planned.inputHeight, width: planned.inputWidth)
@@ -168,7 +168,7 @@ public final class Detector: Sendable {
         let (input, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
             let (canvas, geometry) = preprocessor.canvas(for: buffer)
             let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
-            Preprocessor.writeCHW(canvas, into: input.buffer, parallel: preprocessor.parallel)
+            Preprocessor.writeCHW(canvas, into: input.buffer, parallel: preprocessor.parallel, kernels: preprocessor.kernels)
             return (input, geometry)
         }
         // [1, 4 + nc + extras, anchors] (+ prototypes)

@@ -175,10 +175,13 @@ package struct Preprocessor: Sendable {
     package var options: PreprocessOptions
     /// Where the resize's bands of rows and the CHW conversion's ranges run: one per thread.
     package var parallel: ParallelLoop
+    /// The resize's and the CHW conversion's loops: compiled for any CPU, or a detector's kernel set's.
+    package var kernels: ImageKernels
 
-    package init(options: PreprocessOptions = PreprocessOptions(), parallel: ParallelLoop = .serial) {
+    package init(options: PreprocessOptions = PreprocessOptions(), parallel: ParallelLoop = .serial, kernels: ImageKernels = .portable) {
         self.options = options
         self.parallel = parallel
+        self.kernels = kernels
     }
 
     /// The geometry for an image of the given size (no pixels touched).
@@ -232,7 +235,7 @@ package struct Preprocessor: Sendable {
                                       width: buffer.width, height: buffer.height, channels: 3,
                                       into: d + ((dstY0 + firstRow) * width + dstX0) * 3, rowStride: width * 3,
                                       width: g.resizedWidth, height: g.resizedHeight,
-                                      window: (srcX0, srcY0 + firstRow, copyW, rows))
+                                      window: (srcX0, srcY0 + firstRow, copyW, rows), kernels: kernels)
             }
         }
         return (RGBImage(width: width, height: height, pixels: pixels), g)
@@ -242,7 +245,7 @@ package struct Preprocessor: Sendable {
     package func preprocess(_ image: RGBImage) -> PreprocessedImage {
         let (canvas, g) = canvas(for: image)
         let chw = [Float](unsafeUninitializedCapacity: canvas.pixels.count) { buffer, count in
-            Self.writeCHW(canvas, into: buffer, parallel: parallel)
+            Self.writeCHW(canvas, into: buffer, parallel: parallel, kernels: kernels)
             count = canvas.pixels.count
         }
         return PreprocessedImage(chw: chw, width: canvas.width, height: canvas.height, geometry: g)
@@ -250,52 +253,22 @@ package struct Preprocessor: Sendable {
 
     /// Writes `canvas` as CHW float32 `x / 255` (RGB order) into `buffer`, which must hold at
     /// least `3 × height × width` floats — e.g. the input tensor's storage, to avoid a copy; one
-    /// range of pixels per thread of `parallel`.
+    /// range of pixels per thread of `parallel`, by `kernels.planarFloats`.
     package static func writeCHW(_ canvas: RGBImage, into buffer: UnsafeMutableBufferPointer<Float>,
-                                 parallel: ParallelLoop = .serial) {
+                                 parallel: ParallelLoop = .serial, kernels: ImageKernels = .portable) {
         let plane = canvas.width * canvas.height
         precondition(buffer.count >= plane * 3, "CHW buffer holds \(buffer.count) floats, needs \(plane * 3)")
         guard let out = buffer.baseAddress else { return }
-        typealias Lanes = SIMD8<Int32>
+        let lanes = 8  // the conversion's vector of pixels
         canvas.pixels.withUnsafeBufferPointer { src in
             guard let s = src.baseAddress else { return }
             // Ranges of whole vectors of pixels but the last.
-            let vectors = (plane + Lanes.scalarCount - 1) / Lanes.scalarCount, ranges = min(parallel.threads, vectors)
+            let vectors = (plane + lanes - 1) / lanes, ranges = min(parallel.threads, vectors)
             parallel.run(ranges) { range in
-                let start = vectors * range / ranges * Lanes.scalarCount
-                let end = min(vectors * (range + 1) / ranges * Lanes.scalarCount, plane)
-                writeCHW(s, pixels: start..<end, plane: plane, into: out)
+                let start = vectors * range / ranges * lanes
+                let end = min(vectors * (range + 1) / ranges * lanes, plane)
+                kernels.planarFloats(s, start..<end, plane, out)
             }
-        }
-    }
-
-    /// `writeCHW` for the pixels `pixels` of the canvas at `s` (`plane` pixels).
-    private static func writeCHW(_ s: UnsafePointer<UInt8>, pixels: Range<Int>, plane: Int, into out: UnsafeMutablePointer<Float>) {
-        let red = UnsafeMutableRawPointer(out), green = UnsafeMutableRawPointer(out + plane)
-        let blue = UnsafeMutableRawPointer(out + 2 * plane)
-        // Eight pixels at a time: the bytes split by channel, then one vector division per channel
-        // (IEEE division, lane by lane: the same floats as the scalar `Float(x) / 255`).
-        typealias Lanes = SIMD8<Int32>
-        let divisor = SIMD8<Float>(repeating: 255)
-        var i = pixels.lowerBound
-        while i + Lanes.scalarCount <= pixels.upperBound {
-            let p = s + 3 * i
-            var r = Lanes(), g = Lanes(), b = Lanes()
-            for k in 0..<Lanes.scalarCount {
-                r[k] = Int32(p[3 * k])
-                g[k] = Int32(p[3 * k + 1])
-                b[k] = Int32(p[3 * k + 2])
-            }
-            red.storeBytes(of: SIMD8<Float>(r) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
-            green.storeBytes(of: SIMD8<Float>(g) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
-            blue.storeBytes(of: SIMD8<Float>(b) / divisor, toByteOffset: 4 * i, as: SIMD8<Float>.self)
-            i += Lanes.scalarCount
-        }
-        while i < pixels.upperBound {  // [H*W*3] HWC -> [3, H*W] CHW
-            out[i] = Float(s[3 * i]) / 255
-            out[plane + i] = Float(s[3 * i + 1]) / 255
-            out[2 * plane + i] = Float(s[3 * i + 2]) / 255
-            i += 1
         }
     }
 }

@@ -11,20 +11,22 @@
 ///
 /// The same integer arithmetic, arranged for speed: the taps are computed once per column, each
 /// source row's horizontal pass once (kept as `r >> 4` in 16 bits), the vertical pass is a loop
-/// the compiler vectorizes, and the result can be written straight into a larger canvas.
+/// the compiler vectorizes, and the result can be written straight into a larger canvas. The two
+/// passes run through `ImageKernels` (`resizeHorizontalPass`, `resizeVerticalPass`): compiled here
+/// for any CPU, or in a kernel set for the CPU's instruction set.
 package enum BilinearResize {
     /// A rectangle of the resized image: columns `x..<x + width`, rows `y..<y + height`.
     package typealias Window = (x: Int, y: Int, width: Int, height: Int)
 
     /// `image` resized to `width × height`.
-    package static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
-        resize(image, width: width, height: height, window: (0, 0, width, height))
+    package static func resize(_ image: RGBImage, width: Int, height: Int, kernels: ImageKernels = .portable) -> RGBImage {
+        resize(image, width: width, height: height, window: (0, 0, width, height), kernels: kernels)
     }
 
     /// The `window` of `image` resized to `width × height`: the pixels a full resize followed by a
     /// crop gives, computed without the full-size image (which, for a thin strip scaled to cover a
     /// square, can be thousands of times larger than the window).
-    package static func resize(_ image: RGBImage, width: Int, height: Int, window: Window) -> RGBImage {
+    package static func resize(_ image: RGBImage, width: Int, height: Int, window: Window, kernels: ImageKernels = .portable) -> RGBImage {
         precondition(width > 0 && height > 0, "resize target must be positive, got \(width)x\(height)")
         precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
                      && window.x + window.width <= width && window.y + window.height <= height,
@@ -36,7 +38,7 @@ package enum BilinearResize {
                 // Both are non-empty: the sizes were checked positive above.
                 guard let source = src.baseAddress, let destination = buffer.baseAddress else { return }
                 resize(source, width: image.width, height: image.height, channels: 3,
-                       into: destination, rowStride: window.width * 3, width: width, height: height, window: window)
+                       into: destination, rowStride: window.width * 3, width: width, height: height, window: window, kernels: kernels)
             }
             initialized = count
         }
@@ -62,10 +64,10 @@ package enum BilinearResize {
     /// Resizes contiguous rows `s` (see `resize(rows:...)`).
     static func resize(_ s: UnsafePointer<UInt8>, width srcWidth: Int, height srcHeight: Int, channels cn: Int,
                        into d: UnsafeMutablePointer<UInt8>, rowStride: Int,
-                       width dstWidth: Int, height dstHeight: Int, window: Window) {
+                       width dstWidth: Int, height dstHeight: Int, window: Window, kernels: ImageKernels = .portable) {
         let srcStride = srcWidth * cn
         resize(rows: { y, _ in s + y * srcStride }, width: srcWidth, height: srcHeight, channels: cn,
-               into: d, rowStride: rowStride, width: dstWidth, height: dstHeight, window: window)
+               into: d, rowStride: rowStride, width: dstWidth, height: dstHeight, window: window, kernels: kernels)
     }
 
     /// The source image of a resize, row by row: `rows(y, slot)` is row `y`'s `width × channels`
@@ -78,7 +80,7 @@ package enum BilinearResize {
     /// requested at most once per use, in increasing order.
     package static func resize(rows: SourceRows, width srcWidth: Int, height srcHeight: Int, channels cn: Int,
                                into d: UnsafeMutablePointer<UInt8>, rowStride: Int,
-                               width dstWidth: Int, height dstHeight: Int, window: Window) {
+                               width dstWidth: Int, height dstHeight: Int, window: Window, kernels: ImageKernels = .portable) {
         let (x0, y0, windowWidth, windowHeight) = window
         let rowLength = windowWidth * cn
         if srcWidth == dstWidth && srcHeight == dstHeight {
@@ -131,8 +133,7 @@ package enum BilinearResize {
 
         // Horizontal pass of one source row: [windowWidth * cn] <- [srcWidth * cn].
         func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int16>) {
-            horizontalPass(rows(sy, 0), channels: cn, offsets: xOffset, weights0: xWeight0, weights1: xWeight1,
-                           twoTapColumns: twoTapColumns, columns: windowWidth, into: row)
+            kernels.horizontalPass(rows(sy, 0), cn, xOffset, xWeight0, xWeight1, twoTapColumns, windowWidth, row)
         }
 
         // Rows arrive in increasing order, so two cached rows cover every step.
@@ -158,54 +159,7 @@ package enum BilinearResize {
                 horizontal(y1, into: row1)
                 key1 = y1
             }
-            verticalPass(row0, row1, Int16(truncatingIfNeeded: b0), Int16(truncatingIfNeeded: b1),
-                         count: rowLength, into: d + row * rowStride)
-        }
-    }
-
-    /// The horizontal pass of one source row `line`: per destination column `c` and channel `k`,
-    /// `(line[o + k] * a0 + line[o + cn + k] * a1) >> 4` with `o = offsets[c]`. The first
-    /// `twoTapColumns` columns read both taps unconditionally; the rest skip a right tap of weight 0.
-    @inline(never)  // on its own, the loop keeps its pointers in registers
-    static func horizontalPass(_ line: UnsafePointer<UInt8>, channels cn: Int, offsets: UnsafePointer<Int>,
-                               weights0: UnsafePointer<Int32>, weights1: UnsafePointer<Int32>,
-                               twoTapColumns: Int, columns: Int, into row: UnsafeMutablePointer<Int16>) {
-        var o = row
-        if cn == 3 {
-            for column in 0..<twoTapColumns {
-                let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
-                o[0] = Int16(truncatingIfNeeded: (Int32(p[0]) &* a0 &+ Int32(p[3]) &* a1) &>> 4)
-                o[1] = Int16(truncatingIfNeeded: (Int32(p[1]) &* a0 &+ Int32(p[4]) &* a1) &>> 4)
-                o[2] = Int16(truncatingIfNeeded: (Int32(p[2]) &* a0 &+ Int32(p[5]) &* a1) &>> 4)
-                o += 3
-            }
-        } else {
-            for column in 0..<twoTapColumns {
-                let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
-                for k in 0..<cn {
-                    o[k] = Int16(truncatingIfNeeded: (Int32(p[k]) &* a0 &+ Int32(p[cn + k]) &* a1) &>> 4)
-                }
-                o += cn
-            }
-        }
-        for column in twoTapColumns..<columns {  // a1 == 0 at clamped columns, where p + cn may be past the row
-            let p = line + offsets[column], a0 = weights0[column], a1 = weights1[column]
-            for k in 0..<cn {
-                let right = a1 == 0 ? 0 : Int32(p[cn + k]) &* a1
-                o[k] = Int16(truncatingIfNeeded: (Int32(p[k]) &* a0 &+ right) &>> 4)
-            }
-            o += cn
-        }
-    }
-
-    /// The vertical pass, OpenCV's `VResizeLinearVec_32s8u`: `((b0 * x0) >> 16 + (b1 * x1) >> 16 + 2) >> 2`
-    /// saturated to 8 bits, where x0, x1 are the two rows' `sum >> 4` and b0, b1 ≤ 2048. Written as a
-    /// plain loop over 16-bit operands, which the compiler vectorizes (as 16-bit multiply-high).
-    static func verticalPass(_ row0: UnsafePointer<Int16>, _ row1: UnsafePointer<Int16>, _ b0: Int16, _ b1: Int16,
-                             count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        for i in 0..<count {
-            let v = ((Int32(b0) &* Int32(row0[i])) &>> 16) &+ ((Int32(b1) &* Int32(row1[i])) &>> 16) &+ 2
-            out[i] = UInt8(clamping: v &>> 2)
+            kernels.verticalPass(row0, row1, Int16(truncatingIfNeeded: b0), Int16(truncatingIfNeeded: b1), rowLength, d + row * rowStride)
         }
     }
 

@@ -2,7 +2,8 @@ import YOLOKernels
 import YOLOTensor
 
 /// This module's kernels, compiled for its instruction set (`InstructionSet.swift`), as the table
-/// the layers call through (`KernelSet`).
+/// the layers call through (`KernelSet`); with preprocessing's loops (`ImageKernels/`, the same
+/// sources as `YOLOImage`'s portable ones).
 package let kernelSet = KernelSet(
     name: InstructionSet.name, instructions: InstructionSet.instructions, vectorLanes: FloatVector.scalarCount,
     microkernelRows: microkernelRows, fusedMultiplyAdd: InstructionSet.fusedMultiplyAdd,
@@ -39,4 +40,10 @@ package let kernelSet = KernelSet(
     exp: { source, count, destination in exponentials(source, count: count, into: destination) },
     expectation: { logits, planeSize, count, weights, bins, output in
         distributionExpectations(logits, planeSize: planeSize, count: count, weights: weights, bins: bins, into: output)
-    })
+    },
+    resizeHorizontal: { line, channels, offsets, weights0, weights1, twoTapColumns, columns, row in
+        resizeHorizontalPass(line, channels: channels, offsets: offsets, weights0: weights0, weights1: weights1,
+                             twoTapColumns: twoTapColumns, columns: columns, into: row)
+    },
+    resizeVertical: { row0, row1, b0, b1, count, out in resizeVerticalPass(row0, row1, b0, b1, count: count, into: out) },
+    planarFloats: { s, pixels, plane, out in convertToPlanarFloats(s, pixels: pixels, plane: plane, into: out) })
