@@ -5,8 +5,9 @@
 /// With `d` a 6×6 input tile, `g` a 3×3 filter and the transforms below, the tile's output is
 /// `Y = Aᵀ [(G g Gᵀ) ⊙ (Bᵀ d B)] A`; summed over input channels the element-wise product becomes 36
 /// GEMMs `M_ξ = U_ξ · V_ξ` (`U_ξ` `[C_out × C_in]`, the filters transformed once at load, in double
-/// precision; `V_ξ` `[C_in × tiles]`). Tiles run in blocks of whole tile rows, in parallel, and each
-/// block's bias and activation are applied while it is in cache.
+/// precision; `V_ξ` `[C_in × tiles]`). Tiles run in blocks of whole tile rows, in parallel, or, for
+/// a small layer whose rows do not divide among the threads, in one block shared out by channels
+/// (`Blocking`); each block's bias and activation are applied while it is in cache.
 ///
 /// The interpolation points are 0, 1, −1, ½, −2 and ∞ rather than the usual 0, ±1, ±2, ∞: the
 /// transforms then grow rounding errors about three times less (Barabasz et al., "Error analysis and
