@@ -69,7 +69,7 @@ let package = Package(
         // Images in, detections out.
         // setjmp-safe C wrappers: libpng and libjpeg report errors by longjmp, which Swift cannot catch.
         .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "YOLOImage", dependencies: ["CImageCodecs", "YOLOFileSystem"]),
+        .target(name: "YOLOImage", dependencies: ["CImageCodecs", "YOLOFileSystem", "YOLOKernels"]),
         .target(name: "YOLODetect", dependencies: ["YOLOFileSystem"]),
 
         // The public facade and the command-line tool.

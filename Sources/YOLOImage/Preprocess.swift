@@ -1,3 +1,5 @@
+import YOLOKernels
+
 /// Preprocessing settings; the defaults are those of `YOLO(model).predict(imgsz=640)`.
 package struct PreprocessOptions: Sendable, Equatable {
     /// Target height and width (Ultralytics `imgsz`, as `[h, w]`).

@@ -1,3 +1,5 @@
+import YOLOKernels
+
 /// Bilinear resize that reproduces OpenCV's `cv::resize(..., INTER_LINEAR)` for 8-bit images
 /// bit for bit (verified against opencv-python 5.0 fixtures).
 ///

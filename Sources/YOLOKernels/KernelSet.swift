@@ -34,13 +34,9 @@ package struct KernelSet: Sendable {
     package let softmaxColumnsKernel: @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void
     package let expKernel: @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
     package let expectationKernel: @Sendable (UnsafePointer<Float>, Int, Int, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void
-    /// Preprocessing's loops over every pixel (`YOLOImage.ImageKernels`, which a detector makes of
-    /// these three): the bilinear resize's horizontal and vertical passes, and the conversion of
-    /// RGB bytes to planar floats.
-    package let resizeHorizontalKernel: @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int>, UnsafePointer<Int32>, UnsafePointer<Int32>,
-                                                   Int, Int, UnsafeMutablePointer<Int16>) -> Void
-    package let resizeVerticalKernel: @Sendable (UnsafePointer<Int16>, UnsafePointer<Int16>, Int16, Int16, Int, UnsafeMutablePointer<UInt8>) -> Void
-    package let planarFloatsKernel: @Sendable (UnsafePointer<UInt8>, Range<Int>, Int, UnsafeMutablePointer<Float>) -> Void
+    /// Preprocessing's loops over every pixel (the bilinear resize's passes, RGB bytes to planar
+    /// floats), compiled for this set's instruction set.
+    package let imageKernels: ImageKernels
 
     package init(
         name: String, instructions: String, vectorLanes: Int, microkernelRows: Int, fusedMultiplyAdd: Bool,
@@ -57,10 +53,7 @@ package struct KernelSet: Sendable {
         softmaxColumns: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void,
         exp: @escaping @Sendable (UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void,
         expectation: @escaping @Sendable (UnsafePointer<Float>, Int, Int, UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>) -> Void,
-        resizeHorizontal: @escaping @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int>, UnsafePointer<Int32>, UnsafePointer<Int32>,
-                                               Int, Int, UnsafeMutablePointer<Int16>) -> Void,
-        resizeVertical: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int16>, Int16, Int16, Int, UnsafeMutablePointer<UInt8>) -> Void,
-        planarFloats: @escaping @Sendable (UnsafePointer<UInt8>, Range<Int>, Int, UnsafeMutablePointer<Float>) -> Void
+        imageKernels: ImageKernels
     ) {
         self.name = name
         self.instructions = instructions
@@ -80,9 +73,7 @@ package struct KernelSet: Sendable {
         softmaxColumnsKernel = softmaxColumns
         expKernel = exp
         expectationKernel = expectation
-        resizeHorizontalKernel = resizeHorizontal
-        resizeVerticalKernel = resizeVertical
-        planarFloatsKernel = planarFloats
+        self.imageKernels = imageKernels
     }
 
     /// The set the layers run, chosen once at load by `YOLOKernelSets` (by `SWIFTYOLO_KERNELS`, else

@@ -41,9 +41,4 @@ package let kernelSet = KernelSet(
     expectation: { logits, planeSize, count, weights, bins, output in
         distributionExpectations(logits, planeSize: planeSize, count: count, weights: weights, bins: bins, into: output)
     },
-    resizeHorizontal: { line, channels, offsets, weights0, weights1, twoTapColumns, columns, row in
-        resizeHorizontalPass(line, channels: channels, offsets: offsets, weights0: weights0, weights1: weights1,
-                             twoTapColumns: twoTapColumns, columns: columns, into: row)
-    },
-    resizeVertical: { row0, row1, b0, b1, count, out in resizeVerticalPass(row0, row1, b0, b1, count: count, into: out) },
-    planarFloats: { s, pixels, plane, out in convertToPlanarFloats(s, pixels: pixels, plane: plane, into: out) })
+    imageKernels: imageKernels(named: InstructionSet.name))

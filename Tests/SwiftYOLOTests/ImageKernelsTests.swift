@@ -1,6 +1,7 @@
 import Testing
 import SwiftYOLO
 import YOLOImage
+import YOLOKernels
 import YOLOKernelSets
 import TestSupport
 
@@ -14,7 +15,7 @@ import TestSupport
             print("skipped: the \(name) kernel set's image loops, which this CPU (\(KernelSets.cpuName)) cannot run")
             return nil
         }
-        return ImageKernels(set)
+        return set.imageKernels
     }
 
     static func side(using generator: inout SplitMix64) -> Int {

@@ -1,0 +1,29 @@
+/// The loops of preprocessing that run over every pixel — the bilinear resize's two passes and the
+/// conversion to planar floats — as a table, so that a detector can run them compiled for the
+/// CPU's instruction set (each kernel set's `imageKernels`) while `YOLOImage` is compiled for any
+/// x86-64 (its `portable` table). Every table gives the same bytes: the arithmetic is integer, and
+/// the division by 255 IEEE, lane by lane. The loops are written once, in
+/// `Sources/YOLOImageKernelsShared`, which also makes the table (`imageKernels(named:)`).
+package struct ImageKernels: Sendable {
+    /// `resizeHorizontalPass`: line, channels, offsets, weights0, weights1, twoTapColumns, columns, row.
+    package typealias HorizontalPass = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int>, UnsafePointer<Int32>,
+                                                  UnsafePointer<Int32>, Int, Int, UnsafeMutablePointer<Int16>) -> Void
+    /// `resizeVerticalPass`: row0, row1, b0, b1, count, out.
+    package typealias VerticalPass = @Sendable (UnsafePointer<Int16>, UnsafePointer<Int16>, Int16, Int16, Int, UnsafeMutablePointer<UInt8>) -> Void
+    /// `convertToPlanarFloats`: canvas, pixels, plane, out.
+    package typealias PlanarFloats = @Sendable (UnsafePointer<UInt8>, Range<Int>, Int, UnsafeMutablePointer<Float>) -> Void
+
+    /// The name of what the loops were compiled for: a kernel set's, or "portable".
+    package let name: String
+    package let horizontalPass: HorizontalPass
+    package let verticalPass: VerticalPass
+    package let planarFloats: PlanarFloats
+
+    package init(name: String, horizontalPass: @escaping HorizontalPass, verticalPass: @escaping VerticalPass,
+                 planarFloats: @escaping PlanarFloats) {
+        self.name = name
+        self.horizontalPass = horizontalPass
+        self.verticalPass = verticalPass
+        self.planarFloats = planarFloats
+    }
+}
