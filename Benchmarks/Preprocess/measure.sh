@@ -13,9 +13,10 @@ rounds=${3:-3}
 iterations=${4:-200}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# YOLOImage's preprocessing sources; since the loops became kernel-set entries, also their table
-# (YOLOKernels/ImageKernels.swift, compiled into the same module: its import dropped) and the loops
-# themselves (Sources/YOLOImageKernelsShared). A revision lacking a file goes without it.
+# YOLOImage's preprocessing sources; since the loops became kernel-set entries, also what they use of
+# YOLOKernels (the table, ImageKernels.swift, and EvenShare.swift, compiled into the same module: its
+# import dropped) and the loops themselves (Sources/YOLOImageKernelsShared). A revision lacking a
+# file goes without it.
 files="RGBImage.swift Resize.swift Preprocess.swift PixelBuffer.swift ParallelLoop.swift ResizeMode.swift YUVToRGB.swift YUVRange.swift ImageError.swift ImageKernels+Portable.swift"
 loops="ResizePasses.swift PlanarConversion.swift ImageKernelTable.swift"
 
@@ -32,8 +33,10 @@ for f in $loops; do
     git show "$old:Sources/YOLOImageKernelsShared/$f" >"$work/old/$f" 2>/dev/null || rm "$work/old/$f"
     [ -f "Sources/YOLOImageKernelsShared/$f" ] && cp "Sources/YOLOImageKernelsShared/$f" "$work/new/$f"
 done
-git show "$old:Sources/YOLOKernels/ImageKernels.swift" >"$work/old/ImageKernelsTable.swift" 2>/dev/null || rm "$work/old/ImageKernelsTable.swift"
-[ -f Sources/YOLOKernels/ImageKernels.swift ] && cp Sources/YOLOKernels/ImageKernels.swift "$work/new/ImageKernelsTable.swift"
+for f in ImageKernels.swift EvenShare.swift; do
+    git show "$old:Sources/YOLOKernels/$f" >"$work/old/Kernels-$f" 2>/dev/null || rm "$work/old/Kernels-$f"
+    [ -f "Sources/YOLOKernels/$f" ] && cp "Sources/YOLOKernels/$f" "$work/new/Kernels-$f"
+done
 sed -i '/^import YOLOKernels$/d' "$work"/old/*.swift "$work"/new/*.swift
 for v in old new; do
     (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" ./*.swift \

@@ -229,7 +229,8 @@ package struct Preprocessor: Sendable {
             let bands = min(parallel.threads, copyH)
             let rowLength = buffer.width * 3
             parallel.run(bands) { band in
-                let firstRow = copyH * band / bands, rows = copyH * (band + 1) / bands - firstRow
+                let bandRows = evenShare(band, of: bands, count: copyH)
+                let firstRow = bandRows.lowerBound, rows = bandRows.count
                 // Two rows of scratch for formats other than RGB8 (the resize uses at most two at once).
                 let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * rowLength)
                 defer { scratch.deallocate() }
@@ -267,9 +268,8 @@ package struct Preprocessor: Sendable {
             // Ranges of whole vectors of pixels but the last.
             let vectors = (plane + lanes - 1) / lanes, ranges = min(parallel.threads, vectors)
             parallel.run(ranges) { range in
-                let start = vectors * range / ranges * lanes
-                let end = min(vectors * (range + 1) / ranges * lanes, plane)
-                kernels.planarFloats(s, start..<end, plane, out)
+                let share = evenShare(range, of: ranges, count: vectors)
+                kernels.planarFloats(s, (share.lowerBound * lanes)..<min(share.upperBound * lanes, plane), plane, out)
             }
         }
     }

@@ -71,7 +71,7 @@ extension WinogradConvolution {
         /// block's: each block's input transform, 36 GEMMs and output transform are one task.
         case tileRows(blocks: Int)
         /// One block of every tile, in `shares` shares, one per thread: each share transforms its share
-        /// of the input channels (`share(_:of:count:)`) into `V` buffers of its own, the GEMMs' `B`
+        /// of the input channels (`evenShare`) into `V` buffers of its own, the GEMMs' `B`
         /// in as many pieces; then, once every share has, it multiplies its share of the filters'
         /// panels and transforms their output channels back. For a layer of one block whose tile
         /// rows do not divide evenly among the threads: at 20 × 20, split into tile rows, one thread
@@ -96,11 +96,6 @@ extension WinogradConvolution {
             return .channelShares(running)
         }
         return .tileRows(blocks: min(tileRows, (blocks + threads - 1) / threads * threads))
-    }
-
-    /// Share `share` of `shares` of `count` things (channels, panels): contiguous, as even as they go.
-    package static func share(_ share: Int, of shares: Int, count: Int) -> Range<Int> {
-        (count * share / shares)..<(count * (share + 1) / shares)
     }
 
     /// The buffers of a block of `tileRows` rows of `tileColumns` tiles, with vectors of `lanes`.

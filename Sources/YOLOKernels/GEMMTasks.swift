@@ -39,6 +39,6 @@ package struct GEMMTasks {
     /// Task `index`: which block, and which of its panels.
     package func callAsFunction(_ index: Int) -> (block: Int, panels: Range<Int>) {
         let (share, block) = index.quotientAndRemainder(dividingBy: blocks)
-        return (block, (panels * share / panelShares)..<(panels * (share + 1) / panelShares))
+        return (block, evenShare(share, of: panelShares, count: panels))
     }
 }

@@ -3,7 +3,7 @@
 /// CPU's instruction set (each kernel set's `imageKernels`) while `YOLOImage` is compiled for any
 /// x86-64 (its `portable` table). Every table gives the same bytes: the arithmetic is integer, and
 /// the division by 255 IEEE, lane by lane. The loops are written once, in
-/// `Sources/YOLOImageKernelsShared`, which also makes the table (`imageKernels(named:)`).
+/// `Sources/YOLOImageKernelsShared`, which also makes the table (`compiledImageKernels`).
 package struct ImageKernels: Sendable {
     /// `resizeHorizontalPass`: line, channels, offsets, weights0, weights1, twoTapColumns, columns, row.
     package typealias HorizontalPass = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int>, UnsafePointer<Int32>,
@@ -13,15 +13,11 @@ package struct ImageKernels: Sendable {
     /// `convertToPlanarFloats`: canvas, pixels, plane, out.
     package typealias PlanarFloats = @Sendable (UnsafePointer<UInt8>, Range<Int>, Int, UnsafeMutablePointer<Float>) -> Void
 
-    /// The name of what the loops were compiled for: a kernel set's, or "portable".
-    package let name: String
     package let horizontalPass: HorizontalPass
     package let verticalPass: VerticalPass
     package let planarFloats: PlanarFloats
 
-    package init(name: String, horizontalPass: @escaping HorizontalPass, verticalPass: @escaping VerticalPass,
-                 planarFloats: @escaping PlanarFloats) {
-        self.name = name
+    package init(horizontalPass: @escaping HorizontalPass, verticalPass: @escaping VerticalPass, planarFloats: @escaping PlanarFloats) {
         self.horizontalPass = horizontalPass
         self.verticalPass = verticalPass
         self.planarFloats = planarFloats

@@ -98,7 +98,7 @@ package final class WorkerPool: @unchecked Sendable {
         }
         withoutActuallyEscaping(body) { body in
             let chunk: (Int) -> Void = { part in
-                for i in (iterations * part / parts)..<(iterations * (part + 1) / parts) { body(i) }
+                for i in evenShare(part, of: parts, count: iterations) { body(i) }
             }
             condition.lock()
             // One job at a time: a caller on another thread (two detections at once) runs serially.

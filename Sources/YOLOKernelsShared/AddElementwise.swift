@@ -6,7 +6,8 @@ import YOLOTensor
 func addElementwise(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
     let chunks = max(1, min(ComputeThreads.count, count / 4096))
     ComputeThreads.parallelFor(chunks) { chunk in
-        let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
+        let share = evenShare(chunk, of: chunks, count: count)
+        let start = share.lowerBound, end = share.upperBound
         let lanes = FloatVector.scalarCount, stride = MemoryLayout<Float>.stride
         var i = start
         while i + lanes <= end {

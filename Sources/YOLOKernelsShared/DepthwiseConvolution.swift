@@ -36,7 +36,7 @@ func depthwiseConvolution(
     let shares = min(channels, ComputeThreads.count)
     let edges = stride == 1 && 2 * padding == k - 1 ? SameSizeEdges(height: height, width: width, kernelSize: k) : nil
     ComputeThreads.parallelFor(shares) { share in
-        let shareChannels = (channels * share / shares)..<(channels * (share + 1) / shares)
+        let shareChannels = evenShare(share, of: shares, count: channels)
         guard let edges else {
             for c in shareChannels {
                 let result = output + c * outputHeight * outputWidth

@@ -41,4 +41,4 @@ package let kernelSet = KernelSet(
     expectation: { logits, planeSize, count, weights, bins, output in
         distributionExpectations(logits, planeSize: planeSize, count: count, weights: weights, bins: bins, into: output)
     },
-    imageKernels: imageKernels(named: InstructionSet.name))
+    imageKernels: compiledImageKernels)

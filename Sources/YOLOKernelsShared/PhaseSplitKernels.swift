@@ -18,7 +18,8 @@ extension PhaseSplitConvolution {
             switch blocking {
             case let .rows(blocks, phaseWidth):
                 // Output rows firstRow ..< firstRow + rows, from phase rows firstRow ... firstRow + rows.
-                let firstRow = outputHeight * block / blocks, rows = outputHeight * (block + 1) / blocks - firstRow
+                let blockRows = evenShare(block, of: blocks, count: outputHeight)
+                let firstRow = blockRows.lowerBound, rows = blockRows.count
                 let planeSize = (rows + 1) * phaseWidth
                 let phasesTensor = Tensor(uninitializedShape: [phaseFloats(rows: rows, phaseWidth: phaseWidth)])
                 let phases = phasesTensor.data

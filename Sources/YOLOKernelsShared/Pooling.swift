@@ -22,7 +22,7 @@ func maxPool2d(
     let outputWidth = (width + 2 * padding - k) / stride + 1
     let shares = min(channels, ComputeThreads.count)
     ComputeThreads.parallelFor(shares) { share in
-        let shareChannels = (channels * share / shares)..<(channels * (share + 1) / shares)
+        let shareChannels = evenShare(share, of: shares, count: channels)
         if stride == 1 && 2 * padding == k - 1 {
             let pool = SameSizeMaxPool(height: height, width: width, kernelSize: k)
             for c in shareChannels { pool(input + c * height * width, into: output + c * height * width) }

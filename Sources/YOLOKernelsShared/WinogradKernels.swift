@@ -54,8 +54,8 @@ extension WinogradConvolution {
         switch blocking(height: height, width: width, threads: threads, running: running) {
         case let .tileRows(blocks):
             ComputeThreads.parallelFor(blocks) { block in
-                let firstTileRow = tileRows * block / blocks
-                let rows = tileRows * (block + 1) / blocks - firstTileRow
+                let blockRows = evenShare(block, of: blocks, count: tileRows)
+                let firstTileRow = blockRows.lowerBound, rows = blockRows.count
                 let buffers = buffers(tileRows: rows, tileColumns: tileColumns, shares: 1, lanes: lanes)
                 let transformedTensor = Tensor(uninitializedShape: [buffers.transformedFloats])
                 let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
@@ -76,7 +76,7 @@ extension WinogradConvolution {
             let productsTensor = Tensor(uninitializedShape: [buffers.productsFloats])
             let (transformed, products) = (transformedTensor.data, productsTensor.data)
             defer { withExtendedLifetime((transformedTensor, productsTensor)) {} }
-            func channelShare(_ share: Int) -> Range<Int> { Self.share(share, of: shares, count: inputChannels) }
+            func channelShare(_ share: Int) -> Range<Int> { evenShare(share, of: shares, count: inputChannels) }
             ComputeThreads.parallelFor(shares) { share in
                 transformInput(input, height: height, width: width, channels: channelShare(share), firstTileRow: 0,
                                tileRows: tileRows, tileColumns: tileColumns, buffers: buffers,
@@ -87,7 +87,7 @@ extension WinogradConvolution {
             }
             let panelCount = transformedWeights[0].panels, panelRows = PackedMatrix.panelRows
             ComputeThreads.parallelFor(shares) { share in
-                let panels = Self.share(share, of: shares, count: panelCount)
+                let panels = evenShare(share, of: shares, count: panelCount)
                 let channels = (panels.lowerBound * panelRows)..<min(outputChannels, panels.upperBound * panelRows)
                 multiply(pieces, panels: panels, buffers: buffers, into: products, prefetching: .filters)
                 transformOutput(products, height: height, width: width, channels: channels, firstTileRow: 0, tileRows: tileRows,

@@ -2,8 +2,8 @@ import Testing
 import YOLOKernels
 
 /// How a Winograd layer's work is cut: in shares of the channels where its one block of tile rows
-/// would split unevenly among the threads running it, else in blocks of tile rows; and the shares
-/// themselves.
+/// would split unevenly among the threads running it, else in blocks of tile rows; and the
+/// products' row stride.
 @Suite struct WinogradBlockingTests {
     static func winograd(inputs: Int, outputs: Int) -> WinogradConvolution {
         WinogradConvolution(inputChannels: inputs, outputChannels: outputs, weights: [Float](repeating: 0.5, count: outputs * inputs * 9))
@@ -31,16 +31,6 @@ import YOLOKernels
         #expect(Self.winograd(inputs: 16, outputs: 8).blocking(height: 20, width: 20, threads: 2, running: 2) == .tileRows(blocks: 2))
         #expect(Self.winograd(inputs: 1, outputs: 16).blocking(height: 20, width: 20, threads: 2, running: 2) == .tileRows(blocks: 2))
         #expect(Self.winograd(inputs: 2, outputs: 9).blocking(height: 20, width: 20, threads: 2, running: 2) == .channelShares(2))
-    }
-
-    @Test func sharesCoverEveryChannelOnce() {
-        for shares in 1...4 {
-            for count in shares...19 {
-                let ranges = (0..<shares).map { WinogradConvolution.share($0, of: shares, count: count) }
-                #expect(ranges.flatMap { Array($0) } == Array(0..<count), "\(count) in \(shares) shares: \(ranges)")
-                #expect(ranges.allSatisfy { $0.count >= count / shares && $0.count <= count / shares + 1 })
-            }
-        }
     }
 
     /// The products' rows lie at least seven floats past their last tile: the output transform's
