@@ -5,12 +5,15 @@ import YOLOTensor
 /// load (`PackedMatrix`), `B` read where it lies (`A.depth` rows in one or more `GEMMInputRows`,
 /// `columns` floats of each), row `r` of `C` at `c + r · rowStride`.
 ///
-/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators; in kernel
-/// sets with 16 vector registers, two passes of 4 rows) and runs down the whole depth: per step, two vector loads
-/// of `B`, eight broadcasts of `A` and sixteen fused multiply-adds; the bias is added in the
-/// registers before the tile's one store. Panels run outermost: one panel of `A` (`depth × 8`
-/// floats) stays in the first-level cache while the kernel walks every column tile of the block,
-/// and the activation runs over the block's rows once all panels have stored. (Column tiles
+/// The microkernel keeps an 8-row × two-vector tile of `C` in registers (16 accumulators) and runs
+/// down the whole depth: per step, two vector loads of `B`, eight broadcasts of `A` and sixteen
+/// fused multiply-adds; the bias is added in the registers before the tile's one store. Kernel sets
+/// with 16 vector registers run it in passes of fewer rows (`microkernelRows`): 6 for `avx2`, over
+/// pairs of panels as passes of 6, 6 and 4 rows (12 accumulators: enough multiply-adds in flight to
+/// hide their latency on two FMA units, which 8 are not), 4 for `baseline`. Panels run outermost:
+/// one panel of `A` (`depth × 8` floats; or the pair) stays in cache while the kernel walks every
+/// column tile of the block, and the activation runs over the block's rows once all panels have
+/// stored. (Column tiles
 /// outermost, `B`'s strip shared by all panels, measured 6% slower over YOLO11n and 30% on its
 /// 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.) Columns left over past the last
 /// whole vector are copied, zero-padded, into a small buffer and multiplied like a whole vector,
@@ -43,23 +46,48 @@ func packedGEMM(
             }
         }
         let tiles = columns / (2 * lanes), wholeTiles = tiles * 2 * lanes
-        // The filters' lines: the first panel's now, then a share of the next panel's before each tile.
+        // The panels run in groups of what one tile multiplies: a panel, or a pair of them where the
+        // kernel set's passes are six rows.
+        let panelsPerGroup = microkernelRows == 6 ? 2 : 1
+        func group(at panel: Int) -> Range<Int> { panel..<min(panel + panelsPerGroup, panels.upperBound) }
+        // The filters' lines: the first group's now, then a share of the next group's before each tile.
         let prefetchesFilters = prefetching.contains(.filters) && tiles > 0
-        let panelFloats = a.depth * panelRows, filterShare = prefetchesFilters ? (panelFloats + tiles - 1) / tiles : 0
-        if prefetchesFilters { prefetch(panelStart(panels.lowerBound), count: panelFloats) }
-        for panel in panels {
-            // The first panel is the first to read this block of B: it asks for the next tile's lines.
+        let panelFloats = a.depth * panelRows
+        func prefetchFilters(of group: Range<Int>, floats: Range<Int>) {
+            var first = floats.lowerBound
+            while first < floats.upperBound {
+                let (panel, offset) = first.quotientAndRemainder(dividingBy: panelFloats)
+                let count = min(floats.upperBound - first, panelFloats - offset)
+                prefetch(panelStart(group.lowerBound + panel) + offset, count: count)
+                first += count
+            }
+        }
+        if prefetchesFilters {
+            let first = group(at: panels.lowerBound)
+            prefetchFilters(of: first, floats: 0..<(first.count * panelFloats))
+        }
+        for panel in stride(from: panels.lowerBound, to: panels.upperBound, by: panelsPerGroup) {
+            let panelGroup = group(at: panel)
+            // The first group is the first to read this block of B: it asks for the next tile's lines.
             let prefetchesRows = prefetching.contains(.inputRows) && panel == panels.lowerBound
-            let nextPanel = prefetchesFilters && panel + 1 < panels.upperBound ? panelStart(panel + 1) : nil
+            let nextGroup = prefetchesFilters && panelGroup.upperBound < panels.upperBound ? group(at: panelGroup.upperBound) : nil
+            let nextGroupFloats = (nextGroup?.count ?? 0) * panelFloats, filterShare = (nextGroupFloats + tiles - 1) / max(tiles, 1)
+            let rows = panelGroup.reduce(0) { $0 + storedRows($1) }
             for tile in 0..<tiles {
-                if let nextPanel, tile * filterShare < panelFloats {
-                    prefetch(nextPanel + tile * filterShare, count: min(filterShare, panelFloats - tile * filterShare))
+                if let nextGroup, tile * filterShare < nextGroupFloats {
+                    prefetchFilters(of: nextGroup, floats: (tile * filterShare)..<min(nextGroupFloats, (tile + 1) * filterShare))
                 }
                 let column = tile * 2 * lanes
-                multiplyPanelByTwoVectors(panelStart(panel), b, column: column,
-                                          into: c + panel * panelRows * rowStride + column, rowStride: rowStride,
-                                          firstRow: panel * panelRows, rows: storedRows(panel), epilogue: epilogue,
-                                          prefetchingRows: prefetchesRows)
+                let (start, into) = (panelStart(panel), c + panel * panelRows * rowStride + column)
+                if panelGroup.count == 2 {
+                    multiplyPanelPairByTwoVectors(start, secondPanelOffset: a.panelStride, b, column: column, into: into,
+                                                  rowStride: rowStride, firstRow: panel * panelRows, rows: rows,
+                                                  epilogue: epilogue, prefetchingRows: prefetchesRows)
+                } else {
+                    multiplyPanelByTwoVectors(start, b, column: column, into: into, rowStride: rowStride,
+                                              firstRow: panel * panelRows, rows: rows, epilogue: epilogue,
+                                              prefetchingRows: prefetchesRows)
+                }
             }
         }
         var column = wholeTiles
@@ -110,8 +138,8 @@ func packedGEMM(
 }
 
 /// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
-/// of them stored), in passes of `microkernelRows` rows (the kernel set's: 8 where 32 registers hold
-/// 16 accumulators beside the loads, else 4).
+/// of them stored): one pass where 32 registers hold the 16 accumulators beside the loads
+/// (`microkernelRows` 8), else two passes of 4 rows.
 @inline(__always)
 private func multiplyPanelByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
@@ -120,15 +148,16 @@ private func multiplyPanelByTwoVectors(
 ) {
     multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
                              firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
-    guard microkernelRows == 4, rows > 4 else { return }
+    guard microkernelRows != 8, rows > 4 else { return }
     multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
                              firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetchingRows: prefetchingRows)
 }
 
-/// One pass of `multiplyPanelByTwoVectors`: the panel's `microkernelRows` rows from `panel` (a
-/// step is `PackedMatrix.panelRows` floats) times `2 · lanes` columns of `B`, the first
-/// `rows` of them stored.
-@inline(__always)
+/// One pass of `multiplyPanelByTwoVectors`: 8 rows from `panel` where `microkernelRows` is 8, else
+/// 4 (a step is `PackedMatrix.panelRows` floats), times `2 · lanes` columns of `B`, the first
+/// `rows` of them stored. Each pass is a function of its own: inlined into `packedGEMM` with the
+/// others, the whole grows past what the optimizer inlines into, and the loads of `B` stay calls.
+@inline(never)
 private func multiplyRowsByTwoVectors(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
@@ -167,9 +196,89 @@ private func multiplyRowsByTwoVectors(
     store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
 }
 
+/// Two 8-row panels of `A` times `2 · lanes` columns of `B`, into 16 rows of `C` (the first `rows`
+/// stored), in passes of 6, 6 and 4 rows: the second pass takes the first panel's last two rows and
+/// the second panel's first four (`secondPanelOffset` floats after the first).
+@inline(__always)
+private func multiplyPanelPairByTwoVectors(
+    _ panel: UnsafePointer<Float>, secondPanelOffset: Int, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
+    prefetchingRows: Bool
+) {
+    multiplySixRowsOfOnePanel(panel, b, column: column, into: c, rowStride: rowStride,
+                              firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
+    multiplySixRowsAcrossPanels(panel + 6, secondRows: panel + secondPanelOffset - 2, b, column: column,
+                                into: c + 6 * rowStride, rowStride: rowStride, firstRow: firstRow + 6, rows: rows - 6,
+                                epilogue: epilogue, prefetchingRows: prefetchingRows)
+    guard rows > 12 else { return }
+    multiplyRowsByTwoVectors(panel + secondPanelOffset + 4, b, column: column, into: c + 12 * rowStride, rowStride: rowStride,
+                             firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue, prefetchingRows: prefetchingRows)
+}
+
+// The two kinds of six-row pass, each specialized for where its rows lie.
+
+@inline(never)
+private func multiplySixRowsOfOnePanel(
+    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
+    prefetchingRows: Bool
+) {
+    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 6, secondRows: panel, b, column: column, into: c, rowStride: rowStride,
+                                firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
+}
+
+@inline(never)
+private func multiplySixRowsAcrossPanels(
+    _ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
+    prefetchingRows: Bool
+) {
+    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 2, secondRows: secondRows, b, column: column, into: c,
+                                rowStride: rowStride, firstRow: firstRow, rows: rows, epilogue: epilogue,
+                                prefetchingRows: prefetchingRows)
+}
+
+/// Six rows of `A` times `2 · lanes` columns of `B`: row `r` read at `panel[r]` for the first
+/// `rowsFromFirst`, the others at `secondRows[r]` (both stepping `PackedMatrix.panelRows` floats).
+@inline(__always)
+private func multiplySixRowsByTwoVectors(
+    _ panel: UnsafePointer<Float>, rowsFromFirst: Int, secondRows: UnsafePointer<Float>,
+    _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
+    prefetchingRows: Bool
+) {
+    var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
+    var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
+    var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
+    let lanes = FloatVector.scalarCount, secondOffset = secondRows - panel
+    forEachStep(panel, b, column: column) { a, row in
+        let b0 = row.loadUnaligned(as: FloatVector.self)
+        let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
+        if prefetchingRows {
+            prefetchLine(row + 2 * lanes * MemoryLayout<Float>.stride)
+            prefetchLine(row + 3 * lanes * MemoryLayout<Float>.stride)
+        }
+        let second = a + secondOffset
+        @inline(__always) func weight(_ r: Int) -> FloatVector { FloatVector(repeating: r < rowsFromFirst ? a[r] : second[r]) }
+        var w = weight(0); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
+        w = weight(1); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
+        w = weight(2); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
+        w = weight(3); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+        w = weight(4); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
+        w = weight(5); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
+    }
+    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
+        guard r < rows else { return }
+        let destination = c + r * rowStride
+        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
+        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
+    }
+    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31); store(4, c40, c41); store(5, c50, c51)
+}
+
 /// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are
 /// stored.
-@inline(__always)
+@inline(never)
 private func multiplyPanelByVector(
     _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, columns: Int, epilogue: GEMMEpilogue
@@ -201,12 +310,13 @@ private func multiplyPanelByVector(
 private func forEachStep(_ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
                          _ body: (_ a: UnsafePointer<Float>, _ row: UnsafeRawPointer) -> Void) {
     var a = panel
+    let step = PackedMatrix.panelRows
     for piece in b {
         var row = UnsafeRawPointer(piece.first + column)
         let stride = piece.stride * MemoryLayout<Float>.stride
         for _ in 0..<piece.count {
             body(a, row)
-            a += PackedMatrix.panelRows
+            a += step
             row += stride
         }
     }

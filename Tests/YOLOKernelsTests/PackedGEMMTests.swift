@@ -3,8 +3,9 @@ import Testing
 import YOLOKernels
 
 /// The packed GEMM against its naive twin, a triple loop in double precision: every tile path
-/// (two vectors, one vector, the zero-padded last columns), panels of fewer than eight rows, a
-/// share of the panels, `B` in several pieces with their own strides, and each epilogue — and
+/// (two vectors, one vector, the zero-padded last columns), panels of fewer than eight rows, pairs
+/// of panels in six-row passes, a share of the panels, `B` in several pieces with their own
+/// strides, and each epilogue — and
 /// nothing written outside `C`'s rows and columns.
 @Suite struct PackedGEMMTests {
     struct Case: CustomStringConvertible, Sendable {
@@ -27,6 +28,15 @@ import YOLOKernels
                 cases.append(Case(rows: rows, columns: columns, pieces: [7], panels: nil))
             }
         }
+        // Pairs of panels, which `avx2` multiplies in passes of 6, 6 and 4 rows: every way the second
+        // panel can end (a pass with fewer rows than it multiplies), a lone panel after the pairs, and
+        // pairs that start at an odd panel of a share.
+        for rows in [11, 12, 14, 16, 20, 24, 33] {
+            for columns in [16, 33, 70] {
+                cases.append(Case(rows: rows, columns: columns, pieces: [19], panels: nil))
+            }
+        }
+        cases.append(Case(rows: 40, columns: 48, pieces: [9, 4], panels: 1..<3))
         cases.append(Case(rows: 80, columns: 67, pieces: [64], panels: nil))
         cases.append(Case(rows: 24, columns: 45, pieces: [3, 16, 1], panels: nil))
         cases.append(Case(rows: 40, columns: 33, pieces: [5, 9], panels: 1..<4))
