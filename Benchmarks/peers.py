@@ -53,6 +53,16 @@ Examples:
   python3 Benchmarks/peers.py --engines swiftyolo,onnxruntime
   python3 Benchmarks/peers.py --models yolo26n
   SWIFTYOLO_KERNELS=avx2 python3 Benchmarks/peers.py --models yolo11n   # SwiftYOLO's AVX2 set on an AVX-512 host
+  python3 Benchmarks/peers.py --models yolo11n --isa avx2   # every engine that can be held to AVX2, on an AVX-512 host
+
+An AVX2-only host in miniature (--isa avx2): SwiftYOLO runs its avx2 kernel set (SWIFTYOLO_KERNELS=avx2), OpenVINO
+and PyTorch run oneDNN held to AVX2 (ONEDNN_MAX_CPU_ISA=AVX2, and ATEN_CPU_CAPABILITY=avx2 for PyTorch's own
+kernels). ONNX Runtime, MNN and ncnn pick their kernels from cpuid with no switch to hold them back. One whose
+compiled library has no AVX-512 instruction at all (no zmm register in `objdump -d`; MNN's PyPI wheel, as of 3.6)
+runs AVX2 at most anyway and counts as held; the others still run, on the host's full instruction set, are marked
+so in the report and are left out of "the fastest peer".
+The same core does twice the work per AVX-512 instruction that it does per AVX2 one only where its AVX-512 units
+are full width, and its caches and memory are not an AVX2 host's: this measures the kernels, not such a host.
 """
 from __future__ import annotations
 
@@ -76,6 +86,35 @@ WORK = BENCHMARKS / ".work"
 REQUIREMENTS = BENCHMARKS / "requirements-peers.txt"
 SCRATCH = BENCHMARKS / ".build"
 PEER_BINARY = SCRATCH / "release" / "swiftyolo-peer"
+
+# What holds each engine to an instruction set (--isa): environment variables it reads at start. An engine not
+# listed for an ISA has no such switch and runs on the host's full instruction set.
+ISA_CAPS = {
+    "avx2": {
+        "swiftyolo": {"SWIFTYOLO_KERNELS": "avx2"},
+        "openvino": {"ONEDNN_MAX_CPU_ISA": "AVX2"},
+        "pytorch": {"ONEDNN_MAX_CPU_ISA": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"},
+    },
+}
+
+# The compiled library of each engine whose kernels `--isa avx2` may find free of AVX-512 (module names).
+ENGINE_LIBRARIES = {"onnxruntime": "onnxruntime.capi.onnxruntime_pybind11_state", "mnn": "_mnncengine", "ncnn": "ncnn.ncnn"}
+
+
+def library_has_no_avx512(engine: str) -> bool:
+    """Whether the engine's compiled library has no AVX-512 instruction (no zmm register in its disassembly),
+    so that it runs AVX2 at most on any host. False where that cannot be read (no objdump, no library)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(ENGINE_LIBRARIES[engine])
+    except (KeyError, ImportError, ValueError):
+        return False
+    if spec is None or not spec.origin or not shutil.which("objdump"):
+        return False
+    disassembly = subprocess.run(["objdump", "-d", "--no-show-raw-insn", spec.origin], capture_output=True, text=True)
+    return disassembly.returncode == 0 and "%zmm" not in disassembly.stdout
+
 
 ENGINES = ["swiftyolo", "onnxruntime", "openvino", "mnn", "ncnn", "pytorch"]
 NAMES = {"swiftyolo": "SwiftYOLO", "onnxruntime": "ONNX Runtime", "openvino": "OpenVINO", "mnn": "MNN", "ncnn": "ncnn",
@@ -333,10 +372,11 @@ def worker_main(args: argparse.Namespace) -> None:
 class Worker:
     """A running engine process."""
 
-    def __init__(self, engine: str, threads: int, command: list[str], log_path: Path):
+    def __init__(self, engine: str, threads: int, command: list[str], log_path: Path, isa: str | None = None):
         self.engine = engine
         self.threads = threads
         env = dict(os.environ)
+        env.update(ISA_CAPS.get(isa, {}).get(engine, {}))
         # Thread pools that an engine does not size itself follow its own count; OpenBLAS (numpy's, in the
         # Python engines' processes) stays single-threaded.
         env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1",
@@ -533,6 +573,14 @@ def markdown(report: dict) -> str:
         f"- machine: {m['cpu']}, {m['cores']} cores ({', '.join(m.get('instruction_sets') or ['no AVX2'])}), {m['os']}; "
         f"load average {report['load_before']} before, "
         f"{report['load_after']} after",
+        *([f"- held to {s['isa'].upper()} (--isa {s['isa']}): "
+           + ", ".join([NAMES[e] + " (" + ", ".join(f"{k}={v}" for k, v in ISA_CAPS[s['isa']][e].items()) + ")"
+                        for e in s["engines"] if e in ISA_CAPS[s["isa"]]]
+                       + [f"{NAMES[e]} (its library has no AVX-512 instruction)" for e in s["isa_held_by_build"]])
+           + "; on the host's full instruction set, with no switch to hold them back: "
+           + (", ".join(NAMES[e] for e in s["engines"] if e not in ISA_CAPS[s["isa"]] and e not in s["isa_held_by_build"])
+              or "none")
+           + " (marked †, and left out of the fastest peer)"] if s.get("isa") else []),
         f"- SwiftYOLO {v['swiftyolo']} ({v['swift']}{'; ' + s['swift_flags'] if s['swift_flags'] else ''}; kernel set "
         f"{kernels or '?'}, {'forced by SWIFTYOLO_KERNELS' if s.get('swiftyolo_kernels') else 'the run-time choice'}); ONNX Runtime {v['onnxruntime']} (ONNX opset "
         f"{report['onnx_opset']}, onnxslim {v['onnxslim']}); OpenVINO {v['openvino']}; MNN {v['MNN']}; ncnn {v['ncnn']} (pnnx {v['pnnx']}); "
@@ -557,7 +605,8 @@ def markdown(report: dict) -> str:
         else:
             numerics = ("same detections" if check["matches_pytorch"] else "**DIFFERENT detections**") + \
                 f"; boxes ±{check['boxes_max_abs_px']:.2g} px, scores ±{check['scores_max_abs']:.2g}"
-        lines.append(f"| {NAMES[row['engine']]} | {row['threads']} | {row['median_ms']:.1f} | {row['min_ms']:.1f} | "
+        mark = " †" if row.get("isa_capped") is False else ""
+        lines.append(f"| {NAMES[row['engine']]}{mark} | {row['threads']} | {row['median_ms']:.1f} | {row['min_ms']:.1f} | "
                      f"{row['p90_ms']:.1f} | {ratio} | {paired} | {row['cpu_over_wall']:.2f} | {numerics} |")
     lines += [
         "",
@@ -574,10 +623,11 @@ def markdown(report: dict) -> str:
     ]
     for threads in report["settings"]["threads"]:
         rows = {r["engine"]: r for r in report["results"] if r["threads"] == threads}
-        peers = [r for e, r in rows.items() if e != "swiftyolo"]
+        peers = [r for e, r in rows.items() if e != "swiftyolo" and r.get("isa_capped") is not False]
         if "swiftyolo" in rows and peers:
             best = min(peers, key=lambda r: r["median_ms"])
-            lines += ["", f"{threads} thread{'s' if threads > 1 else ''}: the fastest peer is {NAMES[best['engine']]} "
+            held = f" held to {s['isa'].upper()}" if s.get("isa") else ""
+            lines += ["", f"{threads} thread{'s' if threads > 1 else ''}: the fastest peer{held} is {NAMES[best['engine']]} "
                       f"({best['median_ms']:.1f} ms); SwiftYOLO ÷ it: {rows['swiftyolo']['median_ms'] / best['median_ms']:.2f}×."]
     reference = next((r["numerics"]["detections"] for r in report["results"] if r["numerics"]), None)
     if reference:
@@ -608,6 +658,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
     logs = WORK / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     load_before = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
+    held_by_build = [e for e in engines if args.isa == "avx2" and e not in ISA_CAPS["avx2"] and library_has_no_avx512(e)]
     results = []
     for threads in args.threads:
         workers: dict[str, Worker] = {}
@@ -616,7 +667,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
             for engine in engines:
                 log(f"{threads} thread{'s' if threads > 1 else ''}: starting {NAMES[engine]}")
                 worker = Worker(engine, threads, worker_command(engine, threads, input_path, artifacts, model, end2end),
-                                logs / f"{title}-{engine}-{threads}t.log")
+                                logs / f"{title}-{engine}-{threads}t.log", args.isa)
                 workers[engine] = worker
                 numerics[engine] = compare(worker.dump(WORK / f"output-{title}-{engine}.f32"), reference, names)
                 if not numerics[engine]["matches_pytorch"]:
@@ -654,6 +705,8 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
                 "cpu_over_wall": cpu_ms[engine] / sum(samples[engine]),
                 "samples_ms": samples[engine], "round_medians_ms": round_medians[engine],
                 "load_ms": workers[engine].load_ms, "kernels": workers[engine].kernels, "numerics": numerics.get(engine),
+                # With --isa: whether the engine was held to that instruction set (None without --isa).
+                "isa_capped": engine in held_by_build or engine in ISA_CAPS[args.isa] if args.isa else None,
             })
     load_after = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
 
@@ -671,7 +724,8 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
                      "engines": engines, "pause_s": args.pause, "imgsz": IMGSZ,
                      "image": os.path.relpath(image, ROOT), "weights": os.path.relpath(weights, ROOT),
                      "model": os.path.relpath(model, ROOT), "swift_flags": args.swift_flags,
-                     "swiftyolo_kernels": os.environ.get("SWIFTYOLO_KERNELS"),
+                     "swiftyolo_kernels": os.environ.get("SWIFTYOLO_KERNELS") if not args.isa else ISA_CAPS[args.isa]["swiftyolo"]["SWIFTYOLO_KERNELS"],
+                     "isa": args.isa, "isa_held_by_build": held_by_build,
                      "command_line": shlex.join(sys.argv[1:])},
         "results": results,
     }
@@ -679,7 +733,7 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
     print(text)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = out / f"peers-{now.strftime('%Y-%m-%d')}-{title}"
+    stem = out / f"peers-{now.strftime('%Y-%m-%d')}-{title}{'-' + args.isa if args.isa else ''}"
     stem.with_suffix(".md").write_text(text)
     stem.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
     log(f"wrote {os.path.relpath(stem.with_suffix('.md'))} and {os.path.relpath(stem.with_suffix('.json'))}")
@@ -725,6 +779,8 @@ def main() -> None:
     parser.add_argument("--swift-flags", default="",
                         help="extra `swift build` flags for swiftyolo-peer (default none: the kernel set is chosen at "
                              "run time, SWIFTYOLO_KERNELS forces one)")
+    parser.add_argument("--isa", choices=sorted(ISA_CAPS),
+                        help="hold every engine that has a switch for it to this instruction set (see above)")
     parser.add_argument("--no-venv", action="store_true", help="run in this interpreter (peers installed already)")
     parser.add_argument("--worker", choices=ENGINES[1:], help=argparse.SUPPRESS)
     parser.add_argument("--threads-worker", type=int, default=1, help=argparse.SUPPRESS)
@@ -738,6 +794,10 @@ def main() -> None:
         return
     if args.runs < 1 or args.rounds < 1 or args.warmup < 0:
         parser.error("--runs and --rounds must be at least 1, --warmup at least 0")
+    if args.isa and args.isa not in " ".join(machine_info()["instruction_sets"]).lower().split():
+        parser.error(f"--isa {args.isa}: this CPU has no {args.isa.upper()}")
+    if args.isa and os.environ.get("SWIFTYOLO_KERNELS"):
+        parser.error("--isa sets SWIFTYOLO_KERNELS itself: unset it")
     if (args.weights or args.model) and len(args.models) != 1:
         parser.error("--weights and --model name one model's files: give one model with --models")
     if not args.no_venv and not in_venv():
