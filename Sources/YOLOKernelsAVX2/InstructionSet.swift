@@ -1,6 +1,6 @@
 /// The AVX2 kernel set, compiled for x86-64-v3 (AVX2, FMA, BMI2, F16C): eight-float vectors in the
-/// 16 ymm registers, so the micro-kernel's 8 × 2-vector tile runs in passes of 6 rows over pairs of
-/// panels (12 accumulators beside two loads and a broadcast; 16 would not fit), and fused
+/// 16 ymm registers, so the micro-kernel's 8 × 2-vector tile runs in passes of 6 rows over groups
+/// of panels (12 accumulators beside two loads and a broadcast; 16 would not fit), and fused
 /// multiply-adds.
 enum InstructionSet {
     static let name = "avx2"

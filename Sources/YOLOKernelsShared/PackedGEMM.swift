@@ -9,11 +9,11 @@ import YOLOTensor
 /// down the whole depth: per step, two vector loads of `B`, eight broadcasts of `A` and sixteen
 /// fused multiply-adds; the bias is added in the registers before the tile's one store. Kernel sets
 /// with 16 vector registers run it in passes of fewer rows (`microkernelRows`): 6 for `avx2`, over
-/// pairs of panels as passes of 6, 6 and 4 rows (12 accumulators: enough multiply-adds in flight to
-/// hide their latency on two FMA units, which 8 are not), 4 for `baseline`. Panels run outermost:
-/// one panel of `A` (`depth × 8` floats; or the pair) stays in cache while the kernel walks every
-/// column tile of the block, and the activation runs over the block's rows once all panels have
-/// stored. (Column tiles
+/// groups of three panels as four passes of six rows (12 accumulators: enough multiply-adds in
+/// flight to hide their latency on two FMA units, which 8 are not), 4 for `baseline`. Panels run
+/// outermost: one panel of `A` (`depth × 8` floats; or the group) stays in cache while the kernel
+/// walks every column tile of the block, and the activation runs over the block's rows once all
+/// panels have stored. (Column tiles
 /// outermost, `B`'s strip shared by all panels, measured 6% slower over YOLO11n and 30% on its
 /// 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.) Columns left over past the last
 /// whole vector are copied, zero-padded, into a small buffer and multiplied like a whole vector,
@@ -46,9 +46,9 @@ func packedGEMM(
             }
         }
         let tiles = columns / (2 * lanes), wholeTiles = tiles * 2 * lanes
-        // The panels run in groups of what one tile multiplies: a panel, or a pair of them where the
-        // kernel set's passes are six rows.
-        let panelsPerGroup = microkernelRows == 6 ? 2 : 1
+        // The panels run in groups of what one tile multiplies: a panel, or up to three (24 rows, four
+        // passes) where the kernel set's passes are six rows.
+        let panelsPerGroup = microkernelRows == 6 ? 3 : 1
         func group(at panel: Int) -> Range<Int> { panel..<min(panel + panelsPerGroup, panels.upperBound) }
         // The filters' lines: the first group's now, then a share of the next group's before each tile.
         let prefetchesFilters = prefetching.contains(.filters) && tiles > 0
@@ -79,10 +79,10 @@ func packedGEMM(
                 }
                 let column = tile * 2 * lanes
                 let (start, into) = (panelStart(panel), c + panel * panelRows * rowStride + column)
-                if panelGroup.count == 2 {
-                    multiplyPanelPairByTwoVectors(start, secondPanelOffset: a.panelStride, b, column: column, into: into,
-                                                  rowStride: rowStride, firstRow: panel * panelRows, rows: rows,
-                                                  epilogue: epilogue, prefetchingRows: prefetchesRows)
+                if panelGroup.count > 1 {
+                    multiplyPanelsInSixRowPasses(start, count: panelGroup.count, panelStride: a.panelStride, b, column: column,
+                                                 into: into, rowStride: rowStride, firstRow: panel * panelRows, rows: rows,
+                                                 epilogue: epilogue, prefetchingRows: prefetchesRows)
                 } else {
                     multiplyPanelByTwoVectors(start, b, column: column, into: into, rowStride: rowStride,
                                               firstRow: panel * panelRows, rows: rows, epilogue: epilogue,
@@ -196,26 +196,38 @@ private func multiplyRowsByTwoVectors(
     store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
 }
 
-/// Two 8-row panels of `A` times `2 · lanes` columns of `B`, into 16 rows of `C` (the first `rows`
-/// stored), in passes of 6, 6 and 4 rows: the second pass takes the first panel's last two rows and
-/// the second panel's first four (`secondPanelOffset` floats after the first).
+/// Two or three 8-row panels of `A` (`panelStride` floats apart) times `2 · lanes` columns of `B`,
+/// into their rows of `C` (the first `rows` stored), in passes of six rows, where a pass may take
+/// the end of one panel and the start of the next: three panels as 6 + 6 + 6 + 6 rows, two as
+/// 6 + 6 + 4.
 @inline(__always)
-private func multiplyPanelPairByTwoVectors(
-    _ panel: UnsafePointer<Float>, secondPanelOffset: Int, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+private func multiplyPanelsInSixRowPasses(
+    _ panel: UnsafePointer<Float>, count: Int, panelStride: Int, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
     prefetchingRows: Bool
 ) {
+    let (second, third) = (panel + panelStride, panel + 2 * panelStride)
     multiplySixRowsOfOnePanel(panel, b, column: column, into: c, rowStride: rowStride,
                               firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
-    multiplySixRowsAcrossPanels(panel + 6, secondRows: panel + secondPanelOffset - 2, b, column: column,
-                                into: c + 6 * rowStride, rowStride: rowStride, firstRow: firstRow + 6, rows: rows - 6,
-                                epilogue: epilogue, prefetchingRows: prefetchingRows)
+    multiplySixRowsTwoThenFour(panel + 6, secondRows: second - 2, b, column: column, into: c + 6 * rowStride,
+                               rowStride: rowStride, firstRow: firstRow + 6, rows: rows - 6, epilogue: epilogue,
+                               prefetchingRows: prefetchingRows)
     guard rows > 12 else { return }
-    multiplyRowsByTwoVectors(panel + secondPanelOffset + 4, b, column: column, into: c + 12 * rowStride, rowStride: rowStride,
-                             firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue, prefetchingRows: prefetchingRows)
+    guard count == 3 else {
+        multiplyRowsByTwoVectors(second + 4, b, column: column, into: c + 12 * rowStride, rowStride: rowStride,
+                                 firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue, prefetchingRows: prefetchingRows)
+        return
+    }
+    multiplySixRowsFourThenTwo(second + 4, secondRows: third - 4, b, column: column, into: c + 12 * rowStride,
+                               rowStride: rowStride, firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue,
+                               prefetchingRows: prefetchingRows)
+    guard rows > 18 else { return }
+    multiplySixRowsOfOnePanel(third + 2, b, column: column, into: c + 18 * rowStride, rowStride: rowStride,
+                              firstRow: firstRow + 18, rows: rows - 18, epilogue: epilogue, prefetchingRows: prefetchingRows)
 }
 
-// The two kinds of six-row pass, each specialized for where its rows lie.
+// The kinds of six-row pass, each specialized for where its rows lie: all six in one panel, or the
+// last two or four of one and the first four or two of the next.
 
 @inline(never)
 private func multiplySixRowsOfOnePanel(
@@ -228,12 +240,23 @@ private func multiplySixRowsOfOnePanel(
 }
 
 @inline(never)
-private func multiplySixRowsAcrossPanels(
+private func multiplySixRowsTwoThenFour(
     _ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
     into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
     prefetchingRows: Bool
 ) {
     multiplySixRowsByTwoVectors(panel, rowsFromFirst: 2, secondRows: secondRows, b, column: column, into: c,
+                                rowStride: rowStride, firstRow: firstRow, rows: rows, epilogue: epilogue,
+                                prefetchingRows: prefetchingRows)
+}
+
+@inline(never)
+private func multiplySixRowsFourThenTwo(
+    _ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
+    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
+    prefetchingRows: Bool
+) {
+    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 4, secondRows: secondRows, b, column: column, into: c,
                                 rowStride: rowStride, firstRow: firstRow, rows: rows, epilogue: epilogue,
                                 prefetchingRows: prefetchingRows)
 }

@@ -3,7 +3,7 @@ import Testing
 import YOLOKernels
 
 /// The packed GEMM against its naive twin, a triple loop in double precision: every tile path
-/// (two vectors, one vector, the zero-padded last columns), panels of fewer than eight rows, pairs
+/// (two vectors, one vector, the zero-padded last columns), panels of fewer than eight rows, groups
 /// of panels in six-row passes, a share of the panels, `B` in several pieces with their own
 /// strides, and each epilogue — and
 /// nothing written outside `C`'s rows and columns.
@@ -28,15 +28,16 @@ import YOLOKernels
                 cases.append(Case(rows: rows, columns: columns, pieces: [7], panels: nil))
             }
         }
-        // Pairs of panels, which `avx2` multiplies in passes of 6, 6 and 4 rows: every way the second
-        // panel can end (a pass with fewer rows than it multiplies), a lone panel after the pairs, and
-        // pairs that start at an odd panel of a share.
-        for rows in [11, 12, 14, 16, 20, 24, 33] {
+        // Groups of two and three panels, which `avx2` multiplies in passes of six rows (6 + 6 + 4 and
+        // 6 + 6 + 6 + 6): every way a group's last panel can end (a pass with fewer rows than it
+        // multiplies, or none), a lone panel after the groups, and groups that start inside a share.
+        for rows in [11, 12, 14, 16, 17, 18, 19, 22, 24, 33, 40, 56] {
             for columns in [16, 33, 70] {
                 cases.append(Case(rows: rows, columns: columns, pieces: [19], panels: nil))
             }
         }
         cases.append(Case(rows: 40, columns: 48, pieces: [9, 4], panels: 1..<3))
+        cases.append(Case(rows: 64, columns: 33, pieces: [12], panels: 3..<7))
         cases.append(Case(rows: 80, columns: 67, pieces: [64], panels: nil))
         cases.append(Case(rows: 24, columns: 45, pieces: [3, 16, 1], panels: nil))
         cases.append(Case(rows: 40, columns: 33, pieces: [5, 9], panels: 1..<4))
