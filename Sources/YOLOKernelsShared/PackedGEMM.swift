@@ -78,15 +78,12 @@ func packedGEMM(
                     prefetchFilters(of: nextGroup, floats: (tile * filterShare)..<min(nextGroupFloats, (tile + 1) * filterShare))
                 }
                 let column = tile * 2 * lanes
-                let (start, into) = (panelStart(panel), c + panel * panelRows * rowStride + column)
+                let tile = Tile(b: b, column: column, c: c + panel * panelRows * rowStride + column, rowStride: rowStride,
+                                firstRow: panel * panelRows, rows: rows, epilogue: epilogue, prefetchingRows: prefetchesRows)
                 if panelGroup.count > 1 {
-                    multiplyPanelsInSixRowPasses(start, count: panelGroup.count, panelStride: a.panelStride, b, column: column,
-                                                 into: into, rowStride: rowStride, firstRow: panel * panelRows, rows: rows,
-                                                 epilogue: epilogue, prefetchingRows: prefetchesRows)
+                    multiplyPanelsInSixRowPasses(panelStart(panel), count: panelGroup.count, panelStride: a.panelStride, tile)
                 } else {
-                    multiplyPanelByTwoVectors(start, b, column: column, into: into, rowStride: rowStride,
-                                              firstRow: panel * panelRows, rows: rows, epilogue: epilogue,
-                                              prefetchingRows: prefetchesRows)
+                    multiplyPanelByTwoVectors(panelStart(panel), tile)
                 }
             }
         }
@@ -137,144 +134,89 @@ func packedGEMM(
     }
 }
 
-/// One 8-row panel of `A` times `2 · lanes` columns of `B`, into 8 rows of `C` (the first `rows`
-/// of them stored): one pass where 32 registers hold the 16 accumulators beside the loads
-/// (`microkernelRows` 8), else two passes of 4 rows.
-@inline(__always)
-private func multiplyPanelByTwoVectors(
-    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    multiplyRowsByTwoVectors(panel, b, column: column, into: c, rowStride: rowStride,
-                             firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
-    guard microkernelRows != 8, rows > 4 else { return }
-    multiplyRowsByTwoVectors(panel + 4, b, column: column, into: c + 4 * rowStride, rowStride: rowStride,
-                             firstRow: firstRow + 4, rows: rows - 4, epilogue: epilogue, prefetchingRows: prefetchingRows)
+/// A tile of `C` two vectors wide and the `B` it reads: `columns` from `column` of `B`'s rows into
+/// `c` (its first row, row `firstRow` of the product, then `rowStride` apart), of which the first
+/// `rows` are stored — what every pass of the micro-kernel over it is given.
+private struct Tile {
+    let b: UnsafeBufferPointer<GEMMInputRows>
+    let column: Int
+    let c: UnsafeMutablePointer<Float>
+    let rowStride: Int
+    let firstRow: Int
+    let rows: Int
+    let epilogue: GEMMEpilogue
+    let prefetchingRows: Bool
+
+    /// The tile from its row `offset` on.
+    func rows(from offset: Int) -> Tile {
+        Tile(b: b, column: column, c: c + offset * rowStride, rowStride: rowStride, firstRow: firstRow + offset,
+             rows: rows - offset, epilogue: epilogue, prefetchingRows: prefetchingRows)
+    }
 }
 
-/// One pass of `multiplyPanelByTwoVectors`: 8 rows from `panel` where `microkernelRows` is 8, else
-/// 4 (a step is `PackedMatrix.panelRows` floats), times `2 · lanes` columns of `B`, the first
-/// `rows` of them stored. Each pass is a function of its own: inlined into `packedGEMM` with the
-/// others, the whole grows past what the optimizer inlines into, and the loads of `B` stay calls.
+/// One 8-row panel of `A` times a tile: one pass where 32 registers hold the 16 accumulators beside
+/// the loads (`microkernelRows` 8), else two passes of 4 rows.
+@inline(__always)
+private func multiplyPanelByTwoVectors(_ panel: UnsafePointer<Float>, _ tile: Tile) {
+    multiplyFourOrEightRows(panel, tile)
+    guard microkernelRows != 8, tile.rows > 4 else { return }
+    multiplyFourOrEightRows(panel + 4, tile.rows(from: 4))
+}
+
+/// Two or three 8-row panels of `A` (`panelStride` floats apart) times a tile, in passes of six
+/// rows, where a pass may take the end of one panel and the start of the next: three panels as 6 +
+/// 6 + 6 + 6 rows, two as 6 + 6 + 4.
+@inline(__always)
+private func multiplyPanelsInSixRowPasses(_ panel: UnsafePointer<Float>, count: Int, panelStride: Int, _ tile: Tile) {
+    let (second, third) = (panel + panelStride, panel + 2 * panelStride)
+    multiplySixRowsOfOnePanel(panel, tile)
+    multiplySixRowsTwoThenFour(panel + 6, secondRows: second - 2, tile.rows(from: 6))
+    guard tile.rows > 12 else { return }
+    guard count == 3 else { return multiplyFourOrEightRows(second + 4, tile.rows(from: 12)) }
+    multiplySixRowsFourThenTwo(second + 4, secondRows: third - 4, tile.rows(from: 12))
+    guard tile.rows > 18 else { return }
+    multiplySixRowsOfOnePanel(third + 2, tile.rows(from: 18))
+}
+
+// The passes, each specialized for its rows and compiled on its own: inlined into `packedGEMM` with
+// the others, the whole grows past what the optimizer inlines into, and the loads of `B` stay calls.
+
+/// 8 rows of a panel where `microkernelRows` is 8, else 4.
 @inline(never)
-private func multiplyRowsByTwoVectors(
-    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
+private func multiplyFourOrEightRows(_ panel: UnsafePointer<Float>, _ tile: Tile) {
+    multiplyRows(panel, rowCount: microkernelRows == 8 ? 8 : 4, rowsFromFirst: 8, secondRows: panel, tile)
+}
+
+/// Six rows of one panel.
+@inline(never)
+private func multiplySixRowsOfOnePanel(_ panel: UnsafePointer<Float>, _ tile: Tile) {
+    multiplyRows(panel, rowCount: 6, rowsFromFirst: 6, secondRows: panel, tile)
+}
+
+/// The last two rows of one panel and the first four of the next.
+@inline(never)
+private func multiplySixRowsTwoThenFour(_ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ tile: Tile) {
+    multiplyRows(panel, rowCount: 6, rowsFromFirst: 2, secondRows: secondRows, tile)
+}
+
+/// The last four rows of one panel and the first two of the next.
+@inline(never)
+private func multiplySixRowsFourThenTwo(_ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ tile: Tile) {
+    multiplyRows(panel, rowCount: 6, rowsFromFirst: 4, secondRows: secondRows, tile)
+}
+
+/// `rowCount` rows of `A` (4, 6 or 8: a constant where it is inlined, so that the unused
+/// accumulators go) times a tile: row `r` read at `panel[r]` for the first `rowsFromFirst`, the
+/// others at `secondRows[r]` (both stepping `PackedMatrix.panelRows` floats).
+@inline(__always)
+private func multiplyRows(_ panel: UnsafePointer<Float>, rowCount: Int, rowsFromFirst: Int, secondRows: UnsafePointer<Float>,
+                          _ tile: Tile) {
     var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
     var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
     var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
     var c60 = FloatVector(), c61 = FloatVector(), c70 = FloatVector(), c71 = FloatVector()
-    let lanes = FloatVector.scalarCount
-    forEachStep(panel, b, column: column) { a, row in
-        let b0 = row.loadUnaligned(as: FloatVector.self)
-        let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
-        if prefetchingRows {
-            prefetchLine(row + 2 * lanes * MemoryLayout<Float>.stride)
-            prefetchLine(row + 3 * lanes * MemoryLayout<Float>.stride)
-        }
-        var w = FloatVector(repeating: a[0]); c00 = multiplyAdd(w, b0, c00); c01 = multiplyAdd(w, b1, c01)
-        w = FloatVector(repeating: a[1]); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
-        w = FloatVector(repeating: a[2]); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
-        w = FloatVector(repeating: a[3]); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
-        guard microkernelRows == 8 else { return }
-        w = FloatVector(repeating: a[4]); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
-        w = FloatVector(repeating: a[5]); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
-        w = FloatVector(repeating: a[6]); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
-        w = FloatVector(repeating: a[7]); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
-    }
-    @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
-        guard r < rows else { return }
-        let destination = c + r * rowStride
-        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
-        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
-    }
-    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
-    guard microkernelRows == 8 else { return }
-    store(4, c40, c41); store(5, c50, c51); store(6, c60, c61); store(7, c70, c71)
-}
-
-/// Two or three 8-row panels of `A` (`panelStride` floats apart) times `2 · lanes` columns of `B`,
-/// into their rows of `C` (the first `rows` stored), in passes of six rows, where a pass may take
-/// the end of one panel and the start of the next: three panels as 6 + 6 + 6 + 6 rows, two as
-/// 6 + 6 + 4.
-@inline(__always)
-private func multiplyPanelsInSixRowPasses(
-    _ panel: UnsafePointer<Float>, count: Int, panelStride: Int, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    let (second, third) = (panel + panelStride, panel + 2 * panelStride)
-    multiplySixRowsOfOnePanel(panel, b, column: column, into: c, rowStride: rowStride,
-                              firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
-    multiplySixRowsTwoThenFour(panel + 6, secondRows: second - 2, b, column: column, into: c + 6 * rowStride,
-                               rowStride: rowStride, firstRow: firstRow + 6, rows: rows - 6, epilogue: epilogue,
-                               prefetchingRows: prefetchingRows)
-    guard rows > 12 else { return }
-    guard count == 3 else {
-        multiplyRowsByTwoVectors(second + 4, b, column: column, into: c + 12 * rowStride, rowStride: rowStride,
-                                 firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue, prefetchingRows: prefetchingRows)
-        return
-    }
-    multiplySixRowsFourThenTwo(second + 4, secondRows: third - 4, b, column: column, into: c + 12 * rowStride,
-                               rowStride: rowStride, firstRow: firstRow + 12, rows: rows - 12, epilogue: epilogue,
-                               prefetchingRows: prefetchingRows)
-    guard rows > 18 else { return }
-    multiplySixRowsOfOnePanel(third + 2, b, column: column, into: c + 18 * rowStride, rowStride: rowStride,
-                              firstRow: firstRow + 18, rows: rows - 18, epilogue: epilogue, prefetchingRows: prefetchingRows)
-}
-
-// The kinds of six-row pass, each specialized for where its rows lie: all six in one panel, or the
-// last two or four of one and the first four or two of the next.
-
-@inline(never)
-private func multiplySixRowsOfOnePanel(
-    _ panel: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 6, secondRows: panel, b, column: column, into: c, rowStride: rowStride,
-                                firstRow: firstRow, rows: rows, epilogue: epilogue, prefetchingRows: prefetchingRows)
-}
-
-@inline(never)
-private func multiplySixRowsTwoThenFour(
-    _ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 2, secondRows: secondRows, b, column: column, into: c,
-                                rowStride: rowStride, firstRow: firstRow, rows: rows, epilogue: epilogue,
-                                prefetchingRows: prefetchingRows)
-}
-
-@inline(never)
-private func multiplySixRowsFourThenTwo(
-    _ panel: UnsafePointer<Float>, secondRows: UnsafePointer<Float>, _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    multiplySixRowsByTwoVectors(panel, rowsFromFirst: 4, secondRows: secondRows, b, column: column, into: c,
-                                rowStride: rowStride, firstRow: firstRow, rows: rows, epilogue: epilogue,
-                                prefetchingRows: prefetchingRows)
-}
-
-/// Six rows of `A` times `2 · lanes` columns of `B`: row `r` read at `panel[r]` for the first
-/// `rowsFromFirst`, the others at `secondRows[r]` (both stepping `PackedMatrix.panelRows` floats).
-@inline(__always)
-private func multiplySixRowsByTwoVectors(
-    _ panel: UnsafePointer<Float>, rowsFromFirst: Int, secondRows: UnsafePointer<Float>,
-    _ b: UnsafeBufferPointer<GEMMInputRows>, column: Int,
-    into c: UnsafeMutablePointer<Float>, rowStride: Int, firstRow: Int, rows: Int, epilogue: GEMMEpilogue,
-    prefetchingRows: Bool
-) {
-    var c00 = FloatVector(), c01 = FloatVector(), c10 = FloatVector(), c11 = FloatVector()
-    var c20 = FloatVector(), c21 = FloatVector(), c30 = FloatVector(), c31 = FloatVector()
-    var c40 = FloatVector(), c41 = FloatVector(), c50 = FloatVector(), c51 = FloatVector()
-    let lanes = FloatVector.scalarCount, secondOffset = secondRows - panel
-    forEachStep(panel, b, column: column) { a, row in
+    let lanes = FloatVector.scalarCount, secondOffset = secondRows - panel, prefetchingRows = tile.prefetchingRows
+    forEachStep(panel, tile.b, column: tile.column) { a, row in
         let b0 = row.loadUnaligned(as: FloatVector.self)
         let b1 = row.loadUnaligned(fromByteOffset: lanes * MemoryLayout<Float>.stride, as: FloatVector.self)
         if prefetchingRows {
@@ -287,16 +229,24 @@ private func multiplySixRowsByTwoVectors(
         w = weight(1); c10 = multiplyAdd(w, b0, c10); c11 = multiplyAdd(w, b1, c11)
         w = weight(2); c20 = multiplyAdd(w, b0, c20); c21 = multiplyAdd(w, b1, c21)
         w = weight(3); c30 = multiplyAdd(w, b0, c30); c31 = multiplyAdd(w, b1, c31)
+        guard rowCount > 4 else { return }
         w = weight(4); c40 = multiplyAdd(w, b0, c40); c41 = multiplyAdd(w, b1, c41)
         w = weight(5); c50 = multiplyAdd(w, b0, c50); c51 = multiplyAdd(w, b1, c51)
+        guard rowCount > 6 else { return }
+        w = weight(6); c60 = multiplyAdd(w, b0, c60); c61 = multiplyAdd(w, b1, c61)
+        w = weight(7); c70 = multiplyAdd(w, b0, c70); c71 = multiplyAdd(w, b1, c71)
     }
     @inline(__always) func store(_ r: Int, _ left: FloatVector, _ right: FloatVector) {
-        guard r < rows else { return }
-        let destination = c + r * rowStride
-        storeResult(left, row: firstRow + r, into: destination, columns: lanes, epilogue: epilogue)
-        storeResult(right, row: firstRow + r, into: destination + lanes, columns: lanes, epilogue: epilogue)
+        guard r < tile.rows else { return }
+        let destination = tile.c + r * tile.rowStride
+        storeResult(left, row: tile.firstRow + r, into: destination, columns: lanes, epilogue: tile.epilogue)
+        storeResult(right, row: tile.firstRow + r, into: destination + lanes, columns: lanes, epilogue: tile.epilogue)
     }
-    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31); store(4, c40, c41); store(5, c50, c51)
+    store(0, c00, c01); store(1, c10, c11); store(2, c20, c21); store(3, c30, c31)
+    guard rowCount > 4 else { return }
+    store(4, c40, c41); store(5, c50, c51)
+    guard rowCount > 6 else { return }
+    store(6, c60, c61); store(7, c70, c71)
 }
 
 /// One 8-row panel of `A` times one vector of columns of `B`, of which the first `columns` are
