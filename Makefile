@@ -8,7 +8,7 @@ IMAGES      ?= $(SHARED)/images
 WEIGHTS     := Weights/yolo11n.swyolo
 GENERATED   := Tests/Fixtures/generated
 PYTHON      ?= python3
-APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config binutils
 GOLDEN_VENV ?= .venv-golden
 
 .PHONY: all deps weights fixtures build release test test-python test-swift demo demo-tasks demo-video golden static static-deps static-check clean
@@ -95,6 +95,7 @@ build-info:
 test-swift:
 	swift build --build-tests $(SWIFT_RELEASE_FLAGS)
 	swift test --skip-build $(SWIFT_RELEASE_FLAGS)
+	tools/kernel-codegen-check.sh .build/release/swift-yolo
 
 ## The DocC documentation of `import SwiftYOLO` (Sources/SwiftYOLO/SwiftYOLO.docc), through swift-docc-plugin,
 ## which Package.swift declares only with SWIFTYOLO_DOCS=1; warnings are errors, so a broken symbol link fails.
