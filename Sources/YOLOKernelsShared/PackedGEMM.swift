@@ -13,14 +13,13 @@ import YOLOTensor
 /// flight to hide their latency on two FMA units, which 8 are not), 4 for `baseline`. Panels run
 /// outermost: one panel of `A` (`depth × 8` floats; or the group) stays in cache while the kernel
 /// walks every column tile of the block, and the activation runs over the block's rows once all
-/// panels have stored. (Column tiles
-/// outermost, `B`'s strip shared by all panels, measured 6% slower over YOLO11n and 30% on its
-/// 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.) Columns left over past the last
-/// whole vector are copied, zero-padded, into a small buffer and multiplied like a whole vector,
-/// of which only the real columns are stored. (The copy reads a few floats of every row of `B`. A
-/// caller whose `B` rows may be read up to a vector past their last column, and whose `C` rows have
-/// room for it, passes `columns` rounded up to whole vectors, `wholeVectorCount`, instead: as
-/// Winograd's products do.)
+/// panels have stored. (Column tiles outermost, `B`'s strip shared by all panels, measured 6% slower
+/// over YOLO11n and 30% on its 160×160 1×1 convolutions, whose `B` rows lie 100 KiB apart.)
+/// Columns left over past the last whole vector are copied, zero-padded, into a small buffer and
+/// multiplied like a whole vector, of which only the real columns are stored. (The copy reads a few
+/// floats of every row of `B`. A caller whose `B` rows may be read up to a vector past their last
+/// column, and whose `C` rows have room for it, passes `columns` rounded up to whole vectors,
+/// `wholeVectorCount`, instead: as Winograd's products do.)
 ///
 /// `prefetching` says which operands are not in cache yet (`GEMMPrefetch`): their lines are asked
 /// for ahead of the reads (docs/performance.md has the measurements).
@@ -73,11 +72,11 @@ func packedGEMM(
             let nextGroup = prefetchesFilters && panelGroup.upperBound < panels.upperBound ? group(at: panelGroup.upperBound) : nil
             let nextGroupFloats = (nextGroup?.count ?? 0) * panelFloats, filterShare = (nextGroupFloats + tiles - 1) / max(tiles, 1)
             let rows = panelGroup.reduce(0) { $0 + storedRows($1) }
-            for tile in 0..<tiles {
-                if let nextGroup, tile * filterShare < nextGroupFloats {
-                    prefetchFilters(of: nextGroup, floats: (tile * filterShare)..<min(nextGroupFloats, (tile + 1) * filterShare))
+            for tileIndex in 0..<tiles {
+                if let nextGroup, tileIndex * filterShare < nextGroupFloats {
+                    prefetchFilters(of: nextGroup, floats: (tileIndex * filterShare)..<min(nextGroupFloats, (tileIndex + 1) * filterShare))
                 }
-                let column = tile * 2 * lanes
+                let column = tileIndex * 2 * lanes
                 let tile = Tile(b: b, column: column, c: c + panel * panelRows * rowStride + column, rowStride: rowStride,
                                 firstRow: panel * panelRows, rows: rows, epilogue: epilogue, prefetchingRows: prefetchesRows)
                 if panelGroup.count > 1 {
@@ -134,9 +133,9 @@ func packedGEMM(
     }
 }
 
-/// A tile of `C` two vectors wide and the `B` it reads: `columns` from `column` of `B`'s rows into
-/// `c` (its first row, row `firstRow` of the product, then `rowStride` apart), of which the first
-/// `rows` are stored — what every pass of the micro-kernel over it is given.
+/// A tile of `C` two vectors wide and the `B` it reads: two vectors from `column` of each of `B`'s
+/// rows, into `c` (the tile's first row, row `firstRow` of the product; the next `rowStride` floats
+/// on), of which the first `rows` rows are stored — what every pass of the micro-kernel is given.
 private struct Tile {
     let b: UnsafeBufferPointer<GEMMInputRows>
     let column: Int
