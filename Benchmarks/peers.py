@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import platform
@@ -101,6 +102,7 @@ ISA_CAPS = {
 ENGINE_LIBRARIES = {"onnxruntime": "onnxruntime.capi.onnxruntime_pybind11_state", "mnn": "_mnncengine", "ncnn": "ncnn.ncnn"}
 
 
+@functools.cache  # once per engine, not once per model and head: objdump of a large library takes seconds
 def library_has_no_avx512(engine: str) -> bool:
     """Whether the engine's compiled library has no AVX-512 instruction (no zmm register in its disassembly),
     so that it runs AVX2 at most on any host. False where that cannot be read (no objdump, no library)."""
