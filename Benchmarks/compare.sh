@@ -6,15 +6,18 @@
 # shared host) and its fastest run; with --layers, also the per-layer medians side by side (the
 # README's per-layer tables).
 #
-#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] [--pin CPUS] BINARY BINARY...
+#   Benchmarks/compare.sh [--rounds 4] [--threads 1] [--runs 20] [--warmup 5] [--layers] [--pin CPUS]
+#                         [--processes 1] BINARY BINARY...
 #
 # --pin runs every bench on the given CPUs (taskset -c, e.g. --pin 1 for one-thread runs): on this
 # 2-core machine the one-thread rounds of one binary then spread a few percent instead of over 10%.
+# --processes N runs N copies of each bench at once (their medians averaged, per layer too): with
+# --threads 2 on 2 cores, threads outnumbering cores, as when two detections run side by side.
 #
 # Keep a copy of the binary before a change (cp .build/release/swift-yolo /tmp/before), rebuild,
 # then: Benchmarks/compare.sh /tmp/before .build/release/swift-yolo.
 set -euo pipefail
-rounds=4 threads=1 runs=20 warmup=5 layers=0 pin=
+rounds=4 threads=1 runs=20 warmup=5 layers=0 pin= processes=1
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -23,7 +26,8 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --layers) layers=1; shift ;;
     --pin) pin=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --processes) processes=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -35,6 +39,28 @@ if [ -n "$pin" ]; then
   launcher=(taskset -c "$pin")
 fi
 for binary in "$@"; do [ -x "$binary" ] || { echo "compare.sh: '$binary' is not an executable" >&2; exit 2; }; done
+[[ $processes =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --processes wants a count, got '$processes'" >&2; exit 2; }
+copies=$(mktemp -d)
+trap 'rm -rf "$copies"' EXIT
+
+# One round's report of a binary: its bench's, or the mean of --processes copies run at once.
+bench_report() {
+  local binary=$1 copy
+  for copy in $(seq "$processes"); do
+    "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json >"$copies/$copy.json" &
+  done
+  wait
+  python3 - "$binary" "$copies"/*.json <<'PY'
+import json, statistics, sys
+reports = [json.load(open(path)) for path in sys.argv[2:]]
+merged = reports[0]
+merged["median_ms"] = statistics.mean(report["median_ms"] for report in reports)
+merged["min_ms"] = min(report["min_ms"] for report in reports)
+for index, layer in enumerate(merged["layers"]):
+    layer["median_ms"] = statistics.mean(report["layers"][index]["median_ms"] for report in reports)
+print(json.dumps([sys.argv[1], merged]))
+PY
+}
 
 binaries=("$@")
 reversed=()
@@ -43,8 +69,7 @@ for round in $(seq "$rounds"); do
   # Every other round in the reverse order, so that no binary always runs right after another.
   if (( round % 2 )); then order=("${binaries[@]}"); else order=("${reversed[@]}"); fi
   for binary in "${order[@]}"; do
-    "${launcher[@]}" "$binary" bench --threads "$threads" --runs "$runs" --warmup "$warmup" --json \
-      | python3 -c "import json, sys; print(json.dumps([sys.argv[1], json.load(sys.stdin)]))" "$binary"
+    bench_report "$binary"
   done
 done | python3 -c '
 import collections, json, statistics, sys
