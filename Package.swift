@@ -50,7 +50,7 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]),
 
         // Files and processes: lossless file names, regular-file checks, no-clobber atomic writes,
-        // interrupts (with the few calls Swift cannot make safely, in C).
+        // interrupts, the CPUs a process may use (with the few calls Swift cannot make safely, in C).
         .target(name: "CSystemCalls"),
         .target(name: "YOLOFileSystem", dependencies: ["CSystemCalls"]),
 
@@ -59,7 +59,7 @@ let package = Package(
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
-        .target(name: "YOLOKernels", dependencies: ["YOLOTensor"]),
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CSystemCalls"]),
     ] + kernelSetTargets + [
         .target(name: "CCPUFeatures"),
         // The choice of a kernel set at load: SWIFTYOLO_KERNELS, else the widest the CPU runs.

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -65,4 +66,15 @@ int sy_rename_noreplace(const char *from, const char *to) {
     if (link(from, to) != 0) return -1;
     unlink(from);
     return 0;
+}
+
+int sy_affinity_cpu_count(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    return CPU_COUNT(&set);
+#else
+    return 0;
+#endif
 }

@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The port to listen on; 0 takes a free one.")
     var port = 8080
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Detections run at once (default: the number of cores).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Detections run at once (default: the cores this process may use: its CPU affinity and its control group's CPU quota).", valueName: "n"))
     var workers: Int?
 
     @Option(name: .customLong("max-queue"), parsing: .unconditional, help: ArgumentHelp("Requests that may wait for a worker.", valueName: "n"))
@@ -72,7 +72,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = AvailableCores.count
         ComputeThreads.set(threads ?? max(1, cores / (workers ?? cores)))
         let detector = try detector.makeDetector()
         let modelPath = self.detector.modelOptions.resolvedPath

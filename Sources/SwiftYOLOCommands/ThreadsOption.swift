@@ -5,15 +5,15 @@ import YOLOKernels
 /// `--threads`: how many threads one forward pass uses (`ComputeThreads`), for the commands that run
 /// one detection at a time (`serve`, which runs several, sets its own default).
 struct ThreadsOption: ParsableArguments {
-    @Option(help: "Threads of one forward pass (default: every core). The results are the same for any count.")
+    @Option(help: "Threads of one forward pass (default: every core this process may use: its CPU affinity and its control group's CPU quota). The results are the same for any count.")
     var threads: Int?
 
     func validate() throws {
         if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") } }
     }
 
-    /// Makes the forward passes from now on use `--threads` threads, else every core.
+    /// Makes the forward passes from now on use `--threads` threads, else every core this process may use.
     func apply() {
-        ComputeThreads.set(threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        ComputeThreads.set(threads ?? AvailableCores.count)
     }
 }

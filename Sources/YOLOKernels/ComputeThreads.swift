@@ -2,9 +2,10 @@ import Foundation
 
 /// How many threads the kernels use. The kernels split their work themselves (convolutions by
 /// blocks of output positions or tiles, direct loops by channel, attention by head). Set it once,
-/// before inference starts (`swift-yolo bench --threads`); the default is every core.
+/// before inference starts (`swift-yolo bench --threads`); the default is every core the process may
+/// use (`AvailableCores`).
 package enum ComputeThreads {
-    private static let pool = WorkerPool(threads: ProcessInfo.processInfo.activeProcessorCount)
+    private static let pool = WorkerPool(threads: AvailableCores.count)
 
     package static var count: Int { pool.threads }
 

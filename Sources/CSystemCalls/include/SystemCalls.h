@@ -1,5 +1,6 @@
 // The few POSIX calls that Swift cannot make safely itself: a signal handler (which may only touch
-// async-signal-safe state) and renameat2, which glibc declares only under _GNU_SOURCE.
+// async-signal-safe state), and renameat2 and sched_getaffinity, which glibc declares only under
+// _GNU_SOURCE.
 #pragma once
 
 /// Installs handlers for SIGINT and SIGTERM that record the first signal, so that the program can
@@ -19,3 +20,7 @@ void sy_set_pending_temporary(const char *path);
 /// Renames `from` to `to` unless `to` exists (then -1 with errno EEXIST), atomically. On a file
 /// system without RENAME_NOREPLACE it falls back to link + unlink, which is atomic as well.
 int sy_rename_noreplace(const char *from, const char *to);
+
+/// The CPUs in the calling thread's affinity mask (`taskset`, a container's cpuset), or 0 where it
+/// cannot be read (not Linux).
+int sy_affinity_cpu_count(void);
