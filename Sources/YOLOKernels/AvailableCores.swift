@@ -15,7 +15,7 @@ package enum AvailableCores {
     package static let count: Int = {
         var count = ProcessInfo.processInfo.activeProcessorCount
         if let allowed = affinityCount() { count = min(count, allowed) }
-        if let quota = cgroupQuota() { count = min(count, quota) }
+        if let quota = cgroupQuota(membership: "/proc/self/cgroup", root: "/sys/fs/cgroup") { count = min(count, quota) }
         return max(1, count)
     }()
 
@@ -28,16 +28,16 @@ package enum AvailableCores {
         return max(1, quota / period)
     }
 
-    /// The lowest quota of this process's control group and its ancestors (each limits the groups
-    /// below it), from `/proc/self/cgroup`'s unified line `0::/path` under `/sys/fs/cgroup`; nil where
-    /// there is none (no cgroup v2, or no limit on the way up).
-    private static func cgroupQuota() -> Int? {
-        guard let lines = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let unified = lines.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+    /// The lowest quota of a control group and its ancestors (each limits the groups below it): the
+    /// group named by the unified line `0::/path` of `membership` (`/proc/self/cgroup`), under `root`
+    /// (`/sys/fs/cgroup`); nil where there is none (no cgroup v2, or no limit on the way up).
+    package static func cgroupQuota(membership: String, root: String) -> Int? {
+        guard let lines = try? String(contentsOfFile: membership, encoding: .utf8),
+              let unified = lines.split(separator: "\n").first(where: { $0.hasPrefix("0::/") }) else { return nil }
         var path = String(unified.dropFirst(3))
         var lowest: Int?
         while true {
-            let file = "/sys/fs/cgroup" + (path == "/" ? "" : path) + "/cpu.max"
+            let file = root + (path == "/" ? "" : path) + "/cpu.max"
             if let text = try? String(contentsOfFile: file, encoding: .utf8), let cores = cores(cpuMax: text) {
                 lowest = min(lowest ?? cores, cores)
             }
