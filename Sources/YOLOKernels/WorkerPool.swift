@@ -195,7 +195,7 @@ package final class WorkerPool: @unchecked Sendable {
     /// the thread yields its core (`sched_yield`) after every 64 polls: where another thread waits
     /// for the core, that one runs; where none does, the call returns at once (0.4 µs here). Without
     /// it, a spinning thread that shared its core with one that had work held the core for its time
-    /// slice: two processes of two threads on two cores took 25% longer a pass than of one thread
+    /// slice: two processes of two threads on two cores took 25% longer a pass than with one thread
     /// each (docs/performance.md). The short waits between a pass's jobs make no call.
     private func spin(until done: () -> Bool) -> Bool {
         let clock = ContinuousClock()
