@@ -11,9 +11,8 @@ the ONNX file into an .mnn file when no --mnn is given). It times, in alternatio
   - SwiftYOLO: one `swift-yolo bench --json --runs R --warmup 2` process per turn (the kernel set chosen
     at run time; --kernels adds turns with a set forced through SWIFTYOLO_KERNELS, reported without a
     ratio: the peers here run their own choice of kernels), its median;
-  - each peer: R forward passes in this process, their median, with peers.py's settings: ONNX Runtime
-    sequential with intra-op threads N; MNN's CPU backend, numThread N, precision "high"; OpenVINO's CPU
-    plugin, f32, latency hint, one stream, N threads.
+  - each peer: R forward passes in this process, their median, set up by peers.py's `engine_forward` (the
+    same settings as `make bench-peers`).
 
 The order rotates every round, and a pause between turns lets the previous engine's threads go idle.
 Inputs: the image letterboxed to 640 × 640 as Ultralytics does (OpenCV, when it imports), else uniform
@@ -37,7 +36,10 @@ import tempfile
 import time
 from pathlib import Path
 
-IMGSZ = 640
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402  (the engines' settings, one definition for both scripts)
+
+IMGSZ = peers.IMGSZ
 
 
 def letterboxed(image: Path):
@@ -59,38 +61,13 @@ def letterboxed(image: Path):
         return np.random.default_rng(0).random((1, 3, IMGSZ, IMGSZ), dtype=np.float32), f"noise ({error})"
 
 
-def peer_sessions(threads: int, x, onnx: Path, mnn: Path | None) -> dict:
-    """A forward pass per importable peer, set up as `peers.py` sets it up."""
-    import numpy as np
-    forwards = {}
-    if importlib.util.find_spec("onnxruntime"):
-        import onnxruntime as ort
-        options = ort.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        ort_session = ort.InferenceSession(str(onnx), options, providers=["CPUExecutionProvider"])
-        ort_input = ort_session.get_inputs()[0].name
-        forwards["onnxruntime"] = lambda: ort_session.run(None, {ort_input: x})
-    if mnn is not None:
-        import MNN
-        interpreter = MNN.Interpreter(str(mnn))
-        mnn_session = interpreter.createSession({"backend": "CPU", "numThread": threads, "precision": "high"})
-        mnn_input = interpreter.getSessionInput(mnn_session)
-        host = MNN.Tensor((1, 3, IMGSZ, IMGSZ), MNN.Halide_Type_Float, x, MNN.Tensor_DimensionType_Caffe)
-
-        def mnn_forward():
-            mnn_input.copyFrom(host)
-            interpreter.runSession(mnn_session)
-            return interpreter.getSessionOutput(mnn_session)
-        forwards["mnn"] = mnn_forward
-    if importlib.util.find_spec("openvino"):
-        import openvino as ov
-        core = ov.Core()
-        request = core.compile_model(core.read_model(str(onnx)), "CPU", {
-            "INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "1",
-            "INFERENCE_NUM_THREADS": str(threads)}).create_infer_request()
-        forwards["openvino"] = lambda: request.infer({0: x})
+def peer_forwards(threads: int, x, onnx: Path, mnn: Path | None) -> dict:
+    """A forward pass per importable peer, set up by `peers.py`'s own `engine_forward`, and warmed up."""
+    artifacts = {"onnxruntime": onnx, "mnn": mnn, "openvino": onnx}
+    modules = {"onnxruntime": "onnxruntime", "mnn": "MNN", "openvino": "openvino"}
+    forwards = {engine: peers.engine_forward(engine, str(artifacts[engine]), threads, x)[0]
+                for engine in ("onnxruntime", "mnn", "openvino")
+                if artifacts[engine] is not None and importlib.util.find_spec(modules[engine])}
     for forward in forwards.values():
         for _ in range(5):
             forward()
@@ -125,24 +102,6 @@ def swift_turn(binary: Path, model: Path, threads: int, runs: int, kernels: str 
     return report["median_ms"], report["kernels"]
 
 
-def machine() -> dict:
-    """The CPU's name and the instruction sets that decide the kernels."""
-    name, flags = platform.processor() or "unknown", set()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "model name":
-                name = value.strip()
-            elif key.strip() == "flags":
-                flags = set(value.split())
-                break
-    except OSError:
-        pass
-    wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_tile"]
-    return {"cpu": name, "cores": os.cpu_count(), "instruction_sets": [flag for flag in wanted if flag in flags],
-            "kernel": platform.release(), "python": platform.python_version()}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", type=Path, default=Path("dist/swift-yolo"))
@@ -162,7 +121,8 @@ def main() -> None:
             sys.exit(f"host-peers.py: {path}: no such file")
 
     x, input_kind = letterboxed(args.image)
-    report = {"date": time.strftime("%Y-%m-%d"), "machine": machine(), "input": input_kind, "rounds": args.rounds,
+    machine = peers.machine_info() | {"python": platform.python_version()}
+    report = {"date": time.strftime("%Y-%m-%d"), "machine": machine, "input": input_kind, "rounds": args.rounds,
               "runs": args.runs, "versions": {}, "results": {}}
     with tempfile.TemporaryDirectory() as folder:
         mnn = mnn_model(args.onnx, args.mnn, Path(folder))
@@ -171,7 +131,7 @@ def main() -> None:
                 imported = importlib.import_module(module)  # MNN says its version through a function
                 report["versions"][module] = getattr(imported, "__version__", None) or imported.version()
         for threads in [int(t) for t in args.threads.split(",")]:
-            forwards = peer_sessions(threads, x, args.onnx, mnn)
+            forwards = peer_forwards(threads, x, args.onnx, mnn)
             swift = ["swiftyolo"] + [f"swiftyolo-{k}" for k in args.kernels.split(",") if k]
             engines = swift + list(forwards)
             samples = {engine: [] for engine in engines}

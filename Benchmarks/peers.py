@@ -234,19 +234,13 @@ def prepare_input(image: Path) -> Path:
 # Workers: one process per engine, one JSON line per command ("run K", "dump PATH", "quit").
 # ---------------------------------------------------------------------------------------------------------
 
-def worker_main(args: argparse.Namespace) -> None:
-    """A Python engine behind the same line protocol as swiftyolo-peer."""
-    # Replies go to the real stdout; anything a library prints (to fd 1 too) goes to stderr.
-    replies = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-
+def engine_forward(engine: str, artifact: str, threads: int, x, end2end: bool = False):
+    """`(forward, to_numpy)` for a Python engine with peers.py's settings: `forward()` runs one pass on `x`
+    (`[1, 3, 640, 640]` float32) and returns the engine's head output, `to_numpy` turns that into an array.
+    (`host-peers.py` uses it too.)"""
     import numpy as np
 
-    threads = args.threads_worker
-    x = np.fromfile(args.input, dtype="<f4").reshape(1, 3, IMGSZ, IMGSZ)
-
-    if args.worker == "onnxruntime":
+    if engine == "onnxruntime":
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -254,7 +248,7 @@ def worker_main(args: argparse.Namespace) -> None:
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(args.artifact, options, providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(artifact, options, providers=["CPUExecutionProvider"])
         name = session.get_inputs()[0].name
 
         def forward():
@@ -263,11 +257,11 @@ def worker_main(args: argparse.Namespace) -> None:
         def to_numpy(y):
             return y
 
-    elif args.worker == "openvino":
+    elif engine == "openvino":
         import openvino as ov
 
         core = ov.Core()
-        compiled = core.compile_model(core.read_model(args.artifact), "CPU", {
+        compiled = core.compile_model(core.read_model(artifact), "CPU", {
             "INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "1",
             "INFERENCE_NUM_THREADS": str(threads)})
         request = compiled.create_infer_request()
@@ -279,10 +273,10 @@ def worker_main(args: argparse.Namespace) -> None:
         def to_numpy(y):
             return np.array(y)
 
-    elif args.worker == "mnn":
+    elif engine == "mnn":
         import MNN
 
-        interpreter = MNN.Interpreter(args.artifact)
+        interpreter = MNN.Interpreter(artifact)
         session = interpreter.createSession({"backend": "CPU", "numThread": threads, "precision": "high"})
         session_input = interpreter.getSessionInput(session)
         host_input = MNN.Tensor((1, 3, IMGSZ, IMGSZ), MNN.Halide_Type_Float, np.ascontiguousarray(x),
@@ -299,13 +293,13 @@ def worker_main(args: argparse.Namespace) -> None:
             y.copyToHostTensor(host)
             return np.array(host.getNumpyData(), dtype=np.float32).reshape(y.getShape())
 
-    elif args.worker == "ncnn":
+    elif engine == "ncnn":
         import ncnn
 
         net = ncnn.Net()
         net.opt.use_vulkan_compute = False
         net.opt.num_threads = threads
-        param = Path(args.artifact) / "model.ncnn.param"
+        param = Path(artifact) / "model.ncnn.param"
         net.load_param(str(param))
         net.load_model(str(param.with_suffix(".bin")))
         input_name = net.input_names()[0]
@@ -320,14 +314,14 @@ def worker_main(args: argparse.Namespace) -> None:
         def to_numpy(y):
             return np.array(y)[None]
 
-    elif args.worker == "pytorch":
+    elif engine == "pytorch":
         import torch
         from ultralytics import YOLO
 
         torch.set_num_threads(threads)
         torch.set_num_interop_threads(1)
-        model = YOLO(args.artifact).model
-        if args.worker_end2end:
+        model = YOLO(artifact).model
+        if end2end:
             model.end2end = True  # the one-to-one head and its top-k, as the nms=False export runs it
         model = model.float().fuse(verbose=False).eval()
         tensor = torch.from_numpy(x)
@@ -341,7 +335,24 @@ def worker_main(args: argparse.Namespace) -> None:
             return y.numpy()
 
     else:
-        sys.exit(f"unknown engine {args.worker}")
+        raise ValueError(f"unknown engine {engine}")
+    return forward, to_numpy
+
+
+
+def worker_main(args: argparse.Namespace) -> None:
+    """A Python engine behind the same line protocol as swiftyolo-peer."""
+    # Replies go to the real stdout; anything a library prints (to fd 1 too) goes to stderr.
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    import numpy as np
+
+    threads = args.threads_worker
+    x = np.fromfile(args.input, dtype="<f4").reshape(1, 3, IMGSZ, IMGSZ)
+
+    forward, to_numpy = engine_forward(args.worker, args.artifact, threads, x, args.worker_end2end)
 
     def reply(obj):
         replies.write(json.dumps(obj) + "\n")
