@@ -3,7 +3,8 @@
 #   Benchmarks/Preprocess/measure.sh [OLD_REVISION [IMAGE [ROUNDS [ITERATIONS]]]]
 # Builds preprocess-bench twice with `swiftc -O -wmo` from YOLOImage's preprocessing sources: once
 # from OLD_REVISION (default HEAD), once from the working tree; then runs them in turn, ROUNDS times
-# each (default 3), pinned with `taskset -c 1`. The image (default ../shared/images/bus.jpg) is
+# each (default 3), pinned with `taskset -c 1`. TARGET_CPU (e.g. skylake-avx512, haswell) compiles
+# both for that CPU, as the kernel sets are, instead of for any x86-64. The image (default ../shared/images/bus.jpg) is
 # decoded once by SwiftYOLO's own libjpeg wrapper.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -12,7 +13,7 @@ image=${2:-../shared/images/bus.jpg}
 rounds=${3:-3}
 iterations=${4:-200}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 # YOLOImage's preprocessing sources; since the loops became kernel-set entries, also what they use of
 # YOLOKernels (the table, ImageKernels.swift, and EvenShare.swift, compiled into the same module: its
 # import dropped) and the loops themselves (Sources/YOLOImageKernelsShared). A revision lacking a
@@ -33,13 +34,13 @@ for f in $loops; do
     git show "$old:Sources/YOLOImageKernelsShared/$f" >"$work/old/$f" 2>/dev/null || rm "$work/old/$f"
     [ -f "Sources/YOLOImageKernelsShared/$f" ] && cp "Sources/YOLOImageKernelsShared/$f" "$work/new/$f"
 done
-for f in ImageKernels.swift EvenShare.swift; do
+for f in ImageKernels.swift HorizontalTaps.swift EvenShare.swift; do
     git show "$old:Sources/YOLOKernels/$f" >"$work/old/Kernels-$f" 2>/dev/null || rm "$work/old/Kernels-$f"
     [ -f "Sources/YOLOKernels/$f" ] && cp "Sources/YOLOKernels/$f" "$work/new/Kernels-$f"
 done
 sed -i '/^import YOLOKernels$/d' "$work"/old/*.swift "$work"/new/*.swift
 for v in old new; do
-    (cd "$work/$v" && nice swiftc -O -wmo -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" ./*.swift \
+    (cd "$work/$v" && nice swiftc -O -wmo ${TARGET_CPU:+-target-cpu "$TARGET_CPU"} -module-name YOLOImage -package-name SwiftYOLO -o "$work/bench-$v" ./*.swift \
         "$OLDPWD/Benchmarks/Preprocess/main.swift")
 done
 

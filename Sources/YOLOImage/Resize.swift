@@ -95,26 +95,30 @@ package enum BilinearResize {
         let scaleX = 1.0 / (Double(dstWidth) / Double(srcWidth))
         let scaleY = 1.0 / (Double(dstHeight) / Double(srcHeight))
         if isExactHalving(scaleX) && isExactHalving(scaleY) {
-            halve(rows, channels: cn, d, rowStride: rowStride, window: window)
+            halve(rows, channels: cn, d, rowStride: rowStride, window: window, kernels: kernels)
             return
         }
 
-        // Horizontal taps per destination column of the window: source offset (sx * cn) and weights.
-        let xOffset = UnsafeMutablePointer<Int>.allocate(capacity: windowWidth)
-        let xWeight0 = UnsafeMutablePointer<Int32>.allocate(capacity: windowWidth)
-        let xWeight1 = UnsafeMutablePointer<Int32>.allocate(capacity: windowWidth)
+        // Horizontal taps per sample of a window row (column × channel): the left tap's byte offset
+        // in the source row and the two weights.
+        precondition(srcWidth <= Int(Int32.max) / cn, "a source row of \(srcWidth) × \(cn) bytes")
+        let tapOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
+        let tapWeights0 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
+        let tapWeights1 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
+        let tapScratch = UnsafeMutablePointer<UInt32>.allocate(capacity: rowLength)
         // Horizontal sums kept as `sum >> 4`, all the vertical pass uses (at most 255 * 2049 >> 4: an Int16).
         var row0 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
         var row1 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
         defer {
-            xOffset.deallocate()
-            xWeight0.deallocate()
-            xWeight1.deallocate()
+            tapOffsets.deallocate()
+            tapWeights0.deallocate()
+            tapWeights1.deallocate()
+            tapScratch.deallocate()
             row0.deallocate()
             row1.deallocate()
         }
         // Columns clamped to the last source column (weight 0 on a right tap past the row) form a
-        // suffix, since sx grows with dx: the columns before the first one read both taps untested.
+        // suffix, since sx grows with dx: the samples before the first one read both taps untested.
         var twoTapColumns = windowWidth
         for column in 0..<windowWidth {
             let dx = x0 + column
@@ -128,14 +132,18 @@ package enum BilinearResize {
                 twoTapColumns = min(twoTapColumns, column)
             }
             let (a0, a1) = weights(fx)
-            xOffset[column] = sx * cn
-            xWeight0[column] = a0
-            xWeight1[column] = a1
+            for k in 0..<cn {
+                tapOffsets[column * cn + k] = Int32(sx * cn + k)
+                tapWeights0[column * cn + k] = a0
+                tapWeights1[column * cn + k] = a1
+            }
         }
+        let taps = HorizontalTaps(offsets: tapOffsets, weights0: tapWeights0, weights1: tapWeights1,
+                                  channels: cn, twoTapSamples: twoTapColumns * cn, samples: rowLength, scratch: tapScratch)
 
         // Horizontal pass of one source row: [windowWidth * cn] <- [srcWidth * cn].
         func horizontal(_ sy: Int, into row: UnsafeMutablePointer<Int16>) {
-            kernels.horizontalPass(rows(sy, 0), cn, xOffset, xWeight0, xWeight1, twoTapColumns, windowWidth, row)
+            kernels.horizontalPass(rows(sy, 0), taps, row)
         }
 
         // Rows arrive in increasing order, so two cached rows cover every step.
@@ -178,26 +186,16 @@ package enum BilinearResize {
         return abs(scale - i) < Double.ulpOfOne && i == 2
     }
 
-    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the window),
-    /// as the two rows' sums (a loop the compiler vectorizes) and then the sums of neighbouring pairs.
+    /// INTER_AREA for an exact 2× shrink: `(a + b + c + d + 2) >> 2` over each 2×2 block (of the
+    /// window), one destination row at a time by `kernels.halvingPass`.
     static func halve(_ rows: SourceRows, channels cn: Int,
-                      _ d: UnsafeMutablePointer<UInt8>, rowStride: Int, window: Window) {
-        let sumCount = 2 * window.width * cn
-        let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: sumCount)  // at most 2 * 255 each
+                      _ d: UnsafeMutablePointer<UInt8>, rowStride: Int, window: Window, kernels: ImageKernels) {
+        let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * window.width * cn)
         defer { sums.deallocate() }
-        @inline(__always) func pairs(_ cn: Int, into out: UnsafeMutablePointer<UInt8>) {
-            var pair = UnsafePointer(sums), out = out
-            for _ in 0..<window.width {
-                for k in 0..<cn { out[k] = UInt8(truncatingIfNeeded: (pair[k] &+ pair[k + cn] &+ 2) &>> 2) }
-                pair += 2 * cn
-                out += cn
-            }
-        }
         for row in 0..<window.height {
             let sy = 2 * (window.y + row)
             let top = rows(sy, 0) + 2 * window.x * cn, bottom = rows(sy + 1, 1) + 2 * window.x * cn
-            for i in 0..<sumCount { sums[i] = UInt16(top[i]) &+ UInt16(bottom[i]) }
-            if cn == 3 { pairs(3, into: d + row * rowStride) } else { pairs(cn, into: d + row * rowStride) }
+            kernels.halvingPass(top, bottom, cn, window.width, sums, d + row * rowStride)
         }
     }
 }

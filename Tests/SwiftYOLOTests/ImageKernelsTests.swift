@@ -30,7 +30,9 @@ import TestSupport
     func resizesGiveThePortableBytes(_ name: String) {
         guard let kernels = Self.supported(name) else { return }
         var generator = SplitMix64(seed: 17)
-        var shapes = [(810, 1080, 480, 640), (1, 1, 7, 5), (300, 2, 3, 200), (33, 33, 20, 33), (17, 9, 34, 18)]
+        // Exact 2× shrinks (OpenCV's INTER_AREA path) among them: zidane.jpg's, and odd sides.
+        var shapes = [(810, 1080, 480, 640), (1, 1, 7, 5), (300, 2, 3, 200), (33, 33, 20, 33), (17, 9, 34, 18),
+                      (1280, 720, 640, 360), (34, 18, 17, 9), (2, 2, 1, 1), (66, 130, 33, 65)]
         for _ in 0..<200 { shapes.append((Self.side(using: &generator), Self.side(using: &generator), Self.side(using: &generator), Self.side(using: &generator))) }
         for (sw, sh, dw, dh) in shapes {
             let image = RGBImage(width: sw, height: sh, pixels: (0..<sw * sh * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -42,9 +44,8 @@ import TestSupport
             #expect(BilinearResize.resize(image, width: dw, height: dh, window: window, kernels: kernels).pixels
                     == BilinearResize.resize(image, width: dw, height: dh, window: window).pixels, "\(name): \(sw)x\(sh) -> \(dw)x\(dh) window \(window)")
         }
-        // Other channel counts (the horizontal pass's general loop).
-        for channels in [1, 2, 4] {
-            let (sw, sh, dw, dh) = (37, 23, 52, 11)
+        // Other channel counts (the horizontal pass's general loop, and the 2× shrink's).
+        for (channels, (sw, sh, dw, dh)) in [1, 2, 4].flatMap({ c in [(c, (37, 23, 52, 11)), (c, (38, 22, 19, 11))] }) {
             let source = (0..<sw * sh * channels).map { _ in UInt8.random(in: 0...255, using: &generator) }
             var fast = [UInt8](repeating: 0, count: dw * dh * channels), portable = fast
             source.withUnsafeBufferPointer { source in
@@ -59,7 +60,7 @@ import TestSupport
                     }
                 }
             }
-            #expect(fast == portable, "\(name): \(channels) channels")
+            #expect(fast == portable, "\(name): \(channels) channels, \(sw)x\(sh) -> \(dw)x\(dh)")
         }
     }
 
