@@ -103,8 +103,8 @@ package enum BilinearResize {
         // in the source row and the two weights.
         precondition(srcWidth <= Int(Int32.max) / cn, "a source row of \(srcWidth) × \(cn) bytes")
         let tapOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
-        let tapWeights0 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
-        let tapWeights1 = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
+        let tapWeights0 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
+        let tapWeights1 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
         let tapScratch = UnsafeMutablePointer<UInt32>.allocate(capacity: rowLength)
         // Horizontal sums kept as `sum >> 4`, all the vertical pass uses (at most 255 * 2049 >> 4: an Int16).
         var row0 = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
@@ -134,8 +134,8 @@ package enum BilinearResize {
             let (a0, a1) = weights(fx)
             for k in 0..<cn {
                 tapOffsets[column * cn + k] = Int32(sx * cn + k)
-                tapWeights0[column * cn + k] = a0
-                tapWeights1[column * cn + k] = a1
+                tapWeights0[column * cn + k] = Int16(a0)
+                tapWeights1[column * cn + k] = Int16(a1)
             }
         }
         let taps = HorizontalTaps(offsets: tapOffsets, weights0: tapWeights0, weights1: tapWeights1,

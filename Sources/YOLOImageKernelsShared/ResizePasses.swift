@@ -23,18 +23,18 @@ func resizeHorizontalPass(_ line: UnsafePointer<UInt8>, taps: HorizontalTaps, in
         }
         for j in 0..<taps.twoTapSamples {
             let both = UInt32(littleEndian: words[j])
-            let left = Int32(bitPattern: both & 0xFF), right = Int32(bitPattern: both &>> 24)
-            row[j] = Int16(truncatingIfNeeded: (left &* weights0[j] &+ right &* weights1[j]) &>> 4)
+            let left = Int16(truncatingIfNeeded: both & 0xFF), right = Int16(truncatingIfNeeded: both &>> 24)
+            row[j] = Int16(truncatingIfNeeded: (Int32(left) &* Int32(weights0[j]) &+ Int32(right) &* Int32(weights1[j])) &>> 4)
         }
     } else {
         let cn = taps.channels
         for j in 0..<taps.twoTapSamples {
             let p = line + Int(offsets[j])
-            row[j] = Int16(truncatingIfNeeded: (Int32(p[0]) &* weights0[j] &+ Int32(p[cn]) &* weights1[j]) &>> 4)
+            row[j] = Int16(truncatingIfNeeded: (Int32(p[0]) &* Int32(weights0[j]) &+ Int32(p[cn]) &* Int32(weights1[j])) &>> 4)
         }
     }
     for j in taps.twoTapSamples..<taps.samples {  // weights1[j] == 0, and the right tap may be past the row
-        row[j] = Int16(truncatingIfNeeded: (Int32(line[Int(offsets[j])]) &* weights0[j]) &>> 4)
+        row[j] = Int16(truncatingIfNeeded: (Int32(line[Int(offsets[j])]) &* Int32(weights0[j])) &>> 4)
     }
 }
 

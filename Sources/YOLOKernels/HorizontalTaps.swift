@@ -7,8 +7,9 @@
 package struct HorizontalTaps: @unchecked Sendable {
     /// Byte offset of each sample's left tap in the source row.
     package let offsets: UnsafePointer<Int32>
-    package let weights0: UnsafePointer<Int32>
-    package let weights1: UnsafePointer<Int32>
+    /// The weights, at most 2048 (OpenCV's 11-bit fixed point).
+    package let weights0: UnsafePointer<Int16>
+    package let weights1: UnsafePointer<Int16>
     /// Samples per pixel: the right tap is this many bytes after the left one.
     package let channels: Int
     /// The samples before this one read both taps.
@@ -18,7 +19,7 @@ package struct HorizontalTaps: @unchecked Sendable {
     /// Room for one word per sample.
     package let scratch: UnsafeMutablePointer<UInt32>
 
-    package init(offsets: UnsafePointer<Int32>, weights0: UnsafePointer<Int32>, weights1: UnsafePointer<Int32>,
+    package init(offsets: UnsafePointer<Int32>, weights0: UnsafePointer<Int16>, weights1: UnsafePointer<Int16>,
                  channels: Int, twoTapSamples: Int, samples: Int, scratch: UnsafeMutablePointer<UInt32>) {
         precondition(0 <= twoTapSamples && twoTapSamples <= samples && channels > 0)
         self.offsets = offsets
