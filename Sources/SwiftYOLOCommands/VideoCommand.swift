@@ -167,7 +167,7 @@ struct VideoCommand: ParsableCommand {
         if source != "-", Directory.exists(source) {
             return try ImageDirectorySource(directory: source, frameRate: fps ?? VideoPipelineOptions.defaultFrameRate, decoder: decoder)
         }
-        return try Y4MReader(path: source, maxPixels: decoder.maxPixels)
+        return try Y4MReader(path: source, maxPixels: decoder.maxPixels, parallel: .computeThreads)
     }
 
     /// Writes the frame with its boxes (and track ids) drawn to `<dir>/frame_NNNNNN.png`.

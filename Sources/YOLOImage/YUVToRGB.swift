@@ -64,7 +64,8 @@ package struct YUVToRGB: Sendable {
 
     /// Converts one row of 4:2:0 (or 4:2:2) samples: `width` luma samples and the chroma samples
     /// covering them, `chromaStep` bytes apart (1 for planar I420, 2 for NV12's interleaved UV,
-    /// where `v` is `u + 1`), to `width` RGB pixels.
+    /// where `v` is `u + 1`), to `width` RGB pixels. Two pixels at a time: they share their chroma
+    /// terms.
     package func convertSubsampledRow(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
                                       chromaStep: Int, width: Int, into out: UnsafeMutablePointer<UInt8>) {
         luma.withUnsafeBufferPointer { luma in
@@ -72,14 +73,25 @@ package struct YUVToRGB: Sendable {
         greenU.withUnsafeBufferPointer { greenU in
         greenV.withUnsafeBufferPointer { greenV in
         blueU.withUnsafeBufferPointer { blueU in
-            for x in 0..<width {
+            @inline(__always) func pixel(_ x: Int, red: Int32, green: Int32, blue: Int32) {
+                let l = luma[Int(y[x])], o = out + 3 * x
+                o[0] = Self.clamp(l &+ red)
+                o[1] = Self.clamp(l &+ green)
+                o[2] = Self.clamp(l &+ blue)
+            }
+            var x = 0
+            while x + 2 <= width {
                 let c = (x >> 1) * chromaStep
                 let cu = Int(u[c]), cv = Int(v[c])
-                let l = luma[Int(y[x])]
-                let o = 3 * x
-                out[o] = Self.clamp(l + redV[cv])
-                out[o + 1] = Self.clamp(l + greenU[cu] + greenV[cv])
-                out[o + 2] = Self.clamp(l + blueU[cu])
+                let red = redV[cv], green = greenU[cu] &+ greenV[cv], blue = blueU[cu]
+                pixel(x, red: red, green: green, blue: blue)
+                pixel(x + 1, red: red, green: green, blue: blue)
+                x += 2
+            }
+            if x < width {  // an odd width's last pixel
+                let c = (x >> 1) * chromaStep
+                let cu = Int(u[c]), cv = Int(v[c])
+                pixel(x, red: redV[cv], green: greenU[cu] &+ greenV[cv], blue: blueU[cu])
             }
         }}}}}
     }

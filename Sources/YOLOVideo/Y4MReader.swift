@@ -10,14 +10,17 @@ package final class Y4MReader: FrameSource {
     package var frameRate: Double? { header.frameRate }
     private let input: ByteInput
     private let converter: YUVToRGB
+    private let parallel: ParallelLoop
     private var nextIndex = 0
 
     /// Longest header or frame line accepted.
     static let maxLineLength = 4096
 
     /// Opens `path` (`-` for standard input) and reads its header.
-    /// - Parameter maxPixels: frames larger than this are refused before anything is allocated.
-    package init(path: String, maxPixels: Int = 50_000_000) throws(VideoError) {
+    /// - Parameters:
+    ///   - maxPixels: frames larger than this are refused before anything is allocated.
+    ///   - parallel: the threads a frame's conversion to RGB runs on, a band of rows each.
+    package init(path: String, maxPixels: Int = 50_000_000, parallel: ParallelLoop = .serial) throws(VideoError) {
         let input = try ByteInput(path: path)
         guard let line = try input.readLine(maxLength: Self.maxLineLength, what: "the header") else {
             throw .invalidHeader(source: input.name, reason: "the stream is empty")
@@ -26,6 +29,7 @@ package final class Y4MReader: FrameSource {
         name = input.name
         header = try Y4MHeader(parsing: line, source: input.name, maxPixels: maxPixels)
         converter = YUVToRGB(range: header.range)
+        self.parallel = parallel
     }
 
     package func read() throws(VideoError) -> PendingFrame? {
@@ -45,10 +49,10 @@ package final class Y4MReader: FrameSource {
         if let failure { throw failure }
         guard got == expected else { throw .truncatedFrame(source: name, frame: index, expected: expected, got: got) }
         nextIndex += 1
-        let (width, height, chroma, converter) = (header.width, header.height, header.chroma, self.converter)
+        let (width, height, chroma, converter, parallel) = (header.width, header.height, header.chroma, self.converter, self.parallel)
         let frozen = planes
         return PendingFrame(index: index, time: Double(index) / header.frameRate) {
-            converter.convert(frozen, width: width, height: height, chroma: chroma)
+            converter.convert(frozen, width: width, height: height, chroma: chroma, parallel: parallel)
         }
     }
 

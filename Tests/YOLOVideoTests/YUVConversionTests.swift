@@ -45,4 +45,25 @@ import YOLOVideo
             }
         }
     }
+
+    /// A frame converted in bands of rows (here three, run last band first) gives the bytes of one
+    /// serial pass, 4:2:0 and 4:4:4, with odd sides and more threads than rows.
+    @Test func bandsOfRowsGiveTheSerialBytes() {
+        let reversed = ParallelLoop(threads: 3) { count, body in for index in (0..<count).reversed() { body(index) } }
+        var state: UInt64 = 7
+        for chroma in [Y4MChroma.c420jpeg, .c444] {
+            for (width, height) in [(37, 23), (70, 48), (5, 2), (1, 1)] {
+                let c = chroma.chromaSize(width: width, height: height)
+                let planes = (0..<(width * height + 2 * c.width * c.height)).map { _ -> UInt8 in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: state >> 56)
+                }
+                for range in [YUVRange.limited, .full] {
+                    let serial = YUVToRGB(range: range).convert(planes, width: width, height: height, chroma: chroma)
+                    let banded = YUVToRGB(range: range).convert(planes, width: width, height: height, chroma: chroma, parallel: reversed)
+                    #expect(banded.pixels == serial.pixels, "\(chroma) \(width)×\(height) \(range)")
+                }
+            }
+        }
+    }
 }
