@@ -82,7 +82,7 @@ extension Detector {
             for _ in 0..<2 { weights = Self.boxBlur(weights, width: width, height: height, radius: feather) }
         }
         let background: RGBImage? = if case let .image(picture) = replacement {
-            BilinearResize.resize(picture, width: width, height: height)
+            BilinearResize.resize(picture, width: width, height: height, kernels: .active)  // the CPU's loops: the same bytes
         } else {
             nil
         }
