@@ -3,9 +3,10 @@
 #   Benchmarks/Preprocess/measure.sh [OLD_REVISION [IMAGE [ROUNDS [ITERATIONS]]]]
 # Builds preprocess-bench twice with `swiftc -O -wmo` from YOLOImage's preprocessing sources: once
 # from OLD_REVISION (default HEAD), once from the working tree; then runs them in turn, ROUNDS times
-# each (default 3), pinned with `taskset -c 1`. TARGET_CPU (e.g. skylake-avx512, haswell) compiles
-# both for that CPU, as the kernel sets are, instead of for any x86-64. The image (default ../shared/images/bus.jpg) is
-# decoded once by SwiftYOLO's own libjpeg wrapper.
+# each (default 3), pinned with `taskset -c 1`. The image (default ../shared/images/bus.jpg) is
+# decoded once by SwiftYOLO's own libjpeg wrapper. TARGET_CPU (e.g. skylake-avx512, haswell)
+# compiles both for that CPU, as the kernel sets are, instead of for any x86-64; KEEP=1 keeps the
+# temporary folder with both binaries (for perf) and names it on standard error.
 set -eu
 cd "$(dirname "$0")/../.."
 old=${1:-HEAD}
@@ -13,11 +14,11 @@ image=${2:-../shared/images/bus.jpg}
 rounds=${3:-3}
 iterations=${4:-200}
 work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+trap 'if [ -n "${KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi' EXIT
 # YOLOImage's preprocessing sources; since the loops became kernel-set entries, also what they use of
-# YOLOKernels (the table, ImageKernels.swift, and EvenShare.swift, compiled into the same module: its
-# import dropped) and the loops themselves (Sources/YOLOImageKernelsShared). A revision lacking a
-# file goes without it.
+# YOLOKernels (the table, ImageKernels.swift; the taps, HorizontalTaps.swift; EvenShare.swift;
+# compiled into the same module, its import dropped) and the loops themselves
+# (Sources/YOLOImageKernelsShared). A revision lacking a file goes without it.
 files="RGBImage.swift Resize.swift Preprocess.swift PixelBuffer.swift ParallelLoop.swift ResizeMode.swift YUVToRGB.swift YUVRange.swift ImageError.swift ImageKernels+Portable.swift"
 loops="ResizePasses.swift PlanarConversion.swift ImageKernelTable.swift"
 
