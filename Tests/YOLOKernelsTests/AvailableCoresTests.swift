@@ -20,11 +20,7 @@ import YOLOKernels
     @Test func quotaOfTheGroupAndItsAncestors() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("available-cores-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        func write(_ text: String, _ path: String) throws {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: file, atomically: true, encoding: .utf8)
-        }
+        func write(_ text: String, _ path: String) throws { try Self.write(text, to: root.appendingPathComponent(path)) }
         let membership = root.appendingPathComponent("cgroup").path, tree = root.appendingPathComponent("fs").path
         try write("12:cpu,cpuacct:/ignored\n0::/kubepods/pod1/app\n", "cgroup")
         try write("max 100000\n", "fs/kubepods/pod1/app/cpu.max")
@@ -56,13 +52,9 @@ import YOLOKernels
     /// in a tree laid out in a temporary folder with its own mountinfo: a host's view (the mount's root
     /// is `/`), a container's (the mount's root is its own group), a mount point with a space.
     @Test func v1QuotaOfTheGroupAndItsAncestors() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("available-cores-v1-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("available-cores-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        func write(_ text: String, _ path: String) throws {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: file, atomically: true, encoding: .utf8)
-        }
+        func write(_ text: String, _ path: String) throws { try Self.write(text, to: root.appendingPathComponent(path)) }
         func quota(_ path: String, _ quota: Int) throws {
             try write("\(quota)\n", "cpu dir/\(path)/cpu.cfs_quota_us")
             try write("100000\n", "cpu dir/\(path)/cpu.cfs_period_us")
@@ -103,6 +95,12 @@ import YOLOKernels
         try write("31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n", "mountinfo")
         #expect(AvailableCores.cgroupV1Quota(membership: membership, mounts: mounts) == nil)
         #expect(AvailableCores.cgroupV1Quota(membership: root.appendingPathComponent("absent").path, mounts: mounts) == nil)
+    }
+
+    /// Writes `text` to `file`, making the folders on the way.
+    static func write(_ text: String, to file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
     /// At least one, and no more than the machine's processors (the limits only lower it).
