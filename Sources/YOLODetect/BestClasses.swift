@@ -12,7 +12,7 @@ package struct BestClasses {
         var score = Array(head[(4 * a)..<(5 * a)])
         var best = [Int32](repeating: 0, count: a)
         var nan = score.map { Int32($0.isNaN ? -1 : 0) }
-        if let scores = head.baseAddress.map({ $0 + 4 * a }) {
+        if a > 0, let scores = head.baseAddress.map({ $0 + 4 * a }) {  // then no buffer below is empty
             score.withUnsafeMutableBufferPointer { score in
                 best.withUnsafeMutableBufferPointer { best in
                     nan.withUnsafeMutableBufferPointer { nan in

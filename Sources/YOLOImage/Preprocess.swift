@@ -226,10 +226,8 @@ package struct Preprocessor: Sendable {
             // Only the visible window is resized: the whole scaled image can be enormous (a 1×60,000
             // strip covering a 640×640 square would be 640×38,400,000 pixels). Its rows are cut into
             // one band per thread; a band is a window of its own, the same pixels as in one resize.
-            let bands = min(parallel.threads, copyH)
             let rowLength = buffer.width * 3
-            parallel.run(bands) { band in
-                let bandRows = evenShare(band, of: bands, count: copyH)
+            parallel.share(copyH) { bandRows in
                 let firstRow = bandRows.lowerBound, rows = bandRows.count
                 // Two rows of scratch for formats other than RGB8 (the resize uses at most two at once).
                 let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * rowLength)
@@ -266,9 +264,7 @@ package struct Preprocessor: Sendable {
         canvas.pixels.withUnsafeBufferPointer { src in
             guard let s = src.baseAddress else { return }
             // Ranges of whole vectors of pixels but the last.
-            let vectors = (plane + lanes - 1) / lanes, ranges = min(parallel.threads, vectors)
-            parallel.run(ranges) { range in
-                let share = evenShare(range, of: ranges, count: vectors)
+            parallel.share((plane + lanes - 1) / lanes) { share in
                 kernels.planarFloats(s, (share.lowerBound * lanes)..<min(share.upperBound * lanes, plane), plane, out)
             }
         }

@@ -23,11 +23,17 @@ package enum AvailableCores {
     }()
 
     /// Whole CPUs in a control group v2 `cpu.max` file's text (`"$QUOTA $PERIOD"` microseconds, or
-    /// `"max $PERIOD"` for none): the quota over the period, rounded down, at least 1; nil for no
-    /// quota or text that is not one.
+    /// `"max $PERIOD"` for none); nil for no quota or text that is not one.
     package static func cores(cpuMax text: String) -> Int? {
         let fields = text.split(whereSeparator: \.isWhitespace)
-        guard fields.count == 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0 else { return nil }
+        guard fields.count == 2 else { return nil }
+        return wholeCPUs(quota: fields[0], period: fields[1])
+    }
+
+    /// A quota over its period in whole CPUs, rounded down and at least 1; nil where either is not
+    /// a positive number (v2's `max`, v1's `-1`: no quota).
+    private static func wholeCPUs(quota: Substring, period: Substring) -> Int? {
+        guard let quota = Int(quota), let period = Int(period), quota > 0, period > 0 else { return nil }
         return max(1, quota / period)
     }
 
@@ -45,10 +51,9 @@ package enum AvailableCores {
     /// Whole CPUs in a control group v1 quota (`cpu.cfs_quota_us` microseconds per `cpu.cfs_period_us`,
     /// the quota -1 for none): rounded down, at least 1; nil for no quota or text that is not one.
     package static func cores(cfsQuota quotaText: String, period periodText: String) -> Int? {
-        guard let quota = Int(quotaText.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let period = Int(periodText.trimmingCharacters(in: .whitespacesAndNewlines)),
-              quota > 0, period > 0 else { return nil }
-        return max(1, quota / period)
+        let quota = quotaText.split(whereSeparator: \.isWhitespace), period = periodText.split(whereSeparator: \.isWhitespace)
+        guard quota.count == 1, period.count == 1 else { return nil }
+        return wholeCPUs(quota: quota[0], period: period[0])
     }
 
     /// The lowest control group v1 CPU quota of the process's group in the `cpu` hierarchy and of its
@@ -57,13 +62,13 @@ package enum AvailableCores {
     /// `mounts` (`/proc/self/mountinfo`) that has the `cpu` option. A group outside the mount's root
     /// (a container that sees only its own group) is the mount itself. Nil where there is none.
     package static func cgroupV1Quota(membership: String, mounts: String) -> Int? {
+        // /proc/self/cgroup: ID:CONTROLLERS:PATH, one line per hierarchy.
         guard let lines = try? String(contentsOfFile: membership, encoding: .utf8),
-              let cpuLine = lines.split(separator: "\n").first(where: { line in
+              let groupPath = lines.split(separator: "\n").lazy.compactMap({ line -> String? in
                   let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-                  return fields.count == 3 && fields[1].split(separator: ",").contains("cpu")
-              }),
+                  return fields.count == 3 && fields[1].split(separator: ",").contains("cpu") ? String(fields[2]) : nil
+              }).first,
               let table = try? String(contentsOfFile: mounts, encoding: .utf8) else { return nil }
-        let groupPath = String(cpuLine.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)[2])
         // mountinfo: ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS [OPTIONAL…] - TYPE SOURCE SUPER-OPTIONS
         let mount = table.split(separator: "\n").lazy.compactMap { line -> (root: String, point: String)? in
             let halves = line.components(separatedBy: " - ")

@@ -18,9 +18,7 @@ extension YUVToRGB {
             let vPlane = UnsafeBufferPointer(rebasing: bytes[vStart..<(vStart + c.width * c.height)])
             guard let y = yPlane.baseAddress, let u = uPlane.baseAddress, let v = vPlane.baseAddress,
                   let rgb = out.baseAddress else { return }  // never empty: the sides are positive
-            let bands = min(parallel.threads, height)
-            parallel.run(bands) { band in
-                let rows = (height * band / bands)..<(height * (band + 1) / bands)
+            parallel.share(height) { rows in
                 if chroma.isSubsampled {
                     for row in rows {
                         convertSubsampledRow(y: y + row * width, u: u + (row >> 1) * c.width, v: v + (row >> 1) * c.width,
