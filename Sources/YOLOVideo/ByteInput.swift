@@ -80,16 +80,7 @@ final class ByteInput {
         }
         var filled = buffered
         while filled < destination.count && !reachedEnd {
-            let count = systemRead(descriptor, base + filled, destination.count - filled)
-            if count > 0 {
-                filled += count
-            } else if count == 0 {
-                reachedEnd = true
-            } else if errno != EINTR {
-                throw .unreadable(source: name, reason: String(cString: strerror(errno)))
-            } else if let signal = Interruption.signal {
-                throw .interrupted(source: name, signal: signal)
-            }
+            filled += try readSome(into: base + filled, count: destination.count - filled)
         }
         return filled
     }
@@ -98,19 +89,27 @@ final class ByteInput {
     private func fill() throws(VideoError) {
         start = 0
         end = 0
-        while !reachedEnd {
-            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                end = count
-                return
-            } else if count == 0 {
-                reachedEnd = true
-            } else if errno != EINTR {
-                throw .unreadable(source: name, reason: String(cString: strerror(errno)))
-            } else if let signal = Interruption.signal {
-                throw .interrupted(source: name, signal: signal)
-            }
+        while !reachedEnd && end == 0 {
+            end = try buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(VideoError) in try readSome(into: bytes.baseAddress!, count: bytes.count) }
+            }.get()
         }
+    }
+
+    /// One `read(2)` of up to `count` bytes: the bytes it read, 0 where it read none (the end of the
+    /// input, now `reachedEnd`, or a signal that is not an interruption); an error or an interruption
+    /// (`Interruption.signal`) throws.
+    private func readSome(into destination: UnsafeMutableRawPointer, count: Int) throws(VideoError) -> Int {
+        let result = systemRead(descriptor, destination, count)
+        if result > 0 { return result }
+        if result == 0 {
+            reachedEnd = true
+        } else if errno != EINTR {
+            throw .unreadable(source: name, reason: String(cString: strerror(errno)))
+        } else if let signal = Interruption.signal {
+            throw .interrupted(source: name, signal: signal)
+        }
+        return 0
     }
 }
 
