@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hummingbird
 import SwiftYOLO
 import Testing
@@ -8,7 +9,7 @@ import YOLOServing
 /// `swift-yolo serve`'s server in this process, on a free loopback port, with YOLO11n; every route
 /// and every refusal the issue lists, through a client that sends exactly the bytes given.
 @Suite(.serialized) struct ServerTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = RepositoryFiles.root
     static let bus = repository + "/../shared/images/bus.jpg"
 
     /// Runs `body` against a server with `configure`d limits, then stops it.

@@ -6,7 +6,7 @@ import SwiftYOLO
 @Suite struct BackgroundTests {
     static func detector() throws -> Detector {
         let path = Fixtures.path("Weights/yolo11n-seg.swyolo")
-        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        _ = try Fixtures.require(path)
         return try Detector(modelPath: path)
     }
 

@@ -3,24 +3,17 @@ import TestSupport
 
 /// Paths of the repository, its fixtures, and the weights `make test` converts first.
 enum Fixtures {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = RepositoryFiles.root
 
-    static func path(_ relative: String) -> String {
-        relative.hasPrefix("/") ? relative : repository + "/" + relative
-    }
+    static func path(_ relative: String) -> String { RepositoryFiles.path(relative) }
 
     /// The converted reference weights (`make weights`); a missing file fails with what to run.
-    static func referenceWeights() throws -> String {
-        let path = path("Weights/yolo11n.swyolo")
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw MissingFixture(path: path)
-        }
-        return path
-    }
+    static func referenceWeights() throws -> String { try require(path("Weights/yolo11n.swyolo")) }
 
-    struct MissingFixture: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "\(path) is missing: run `make test` (it converts the weights first)" }
+    /// `path`, or an error that says how to make it (`make test` converts the weights and makes the
+    /// expected outputs first).
+    static func require(_ path: String) throws -> String {
+        try RepositoryFiles.require(path, hint: "run `make test` (it converts the weights and makes the fixtures first)")
     }
 
     /// Writes `bytes` to a fresh file in the test process's scratch directory.

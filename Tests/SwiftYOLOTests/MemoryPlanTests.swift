@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: ["yolo11n", "yolo11n-seg", "yolo11n-pose", "yolo26n"], [320, 640])
     func planBoundsTheMeasuredPeak(_ model: String, imgsz: Int) throws {
         let weights = Fixtures.path("Weights/\(model).swyolo")
-        guard FileManager.default.fileExists(atPath: weights) else { throw Fixtures.MissingFixture(path: weights) }
+        _ = try Fixtures.require(weights)
         for threads in [1, 2, 3] {
             let run = try CommandLineTests.swiftYOLO(["bench", "--json", "--runs", "1", "--warmup", "0", "--imgsz", String(imgsz),
                                                       "--threads", String(threads), "--model", weights])

@@ -129,7 +129,7 @@ import TestSupport
     /// `edit` applied to its metadata, written to a temporary file.
     static func tinyModel(_ name: String, edit: (inout [String: Any]) -> Void) throws -> String {
         let path = Fixtures.path("Tests/Fixtures/generated/tiny-yolo11.swyolo")
-        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        _ = try Fixtures.require(path)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let (metadataLength, tableOffset, tableLength, dataOffset) = (u64(24), u64(32), u64(40), u64(48))

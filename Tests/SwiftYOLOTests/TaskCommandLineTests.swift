@@ -8,7 +8,7 @@ import Testing
                       ("yolo11n-pose", "pose (17 keypoints × 3)", "2,874,462 parameters as stored, 2,866,468 with BatchNorm folded", "yolo11n-pose-zidane-128x160")])
     func inspectAndVerify(_ model: String, task: String, totals: String, golden: String) throws {
         let weights = Fixtures.path("Weights/\(model).swyolo")
-        guard FileManager.default.fileExists(atPath: weights) else { throw Fixtures.MissingFixture(path: weights) }
+        _ = try Fixtures.require(weights)
         let inspect = try CommandLineTests.swiftYOLO(["inspect", weights])
         #expect(inspect.status == 0 && inspect.stdout.contains("  task \(task), scale n") && inspect.stdout.contains(totals), "\(inspect.stdout)")
         let verify = try CommandLineTests.swiftYOLO(["verify", "--model", weights, Fixtures.path("Tests/Fixtures/golden/\(golden).swyolo")])

@@ -20,7 +20,7 @@ import SwiftYOLO
 
     static func load(_ fixture: String, weights: String) throws -> (UltralyticsExpectation, String) {
         let path = Fixtures.path(weights)
-        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        _ = try Fixtures.require(path)
         return (try UltralyticsExpectation.load("Tests/Fixtures/tasks/" + fixture), path)
     }
 
@@ -96,7 +96,7 @@ import SwiftYOLO
 @Suite struct FaceOnPicturesTests {
     @Test func zidaneAndBus() throws {
         let path = Fixtures.path("Weights/yolo11n-pose.swyolo")
-        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        _ = try Fixtures.require(path)
         let detector = try Detector(modelPath: path)
         let zidane = try detector.run(imageAt: Fixtures.path("../shared/images/zidane.jpg"))
         let faces = zidane.detections.map { $0.keypoints.flatMap { Face(keypoints: $0, imageWidth: 1280, imageHeight: 720) } }

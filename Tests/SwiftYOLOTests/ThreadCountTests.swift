@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: [("yolo11n", []), ("yolo11n-seg", []), ("yolo11n-pose", []), ("yolo26n", []), ("yolo26n", ["--end2end"])])
     func detectionsAreTheSameOnOneTwoAndThreeThreads(_ model: String, extra: [String]) throws {
         let weights = Fixtures.path("Weights/\(model).swyolo")
-        guard FileManager.default.fileExists(atPath: weights) else { throw Fixtures.MissingFixture(path: weights) }
+        _ = try Fixtures.require(weights)
         var outputs: [Int: [Any]] = [:]
         for threads in [1, 2, 3] {
             let run = try CommandLineTests.swiftYOLO(["detect", "--json", "--model", weights, "--threads", String(threads)] + extra

@@ -14,7 +14,7 @@ import YOLOModel
     /// `relative` in the repository; a missing file fails with what to run.
     static func require(_ relative: String) throws -> String {
         let path = Fixtures.path(relative)
-        guard FileManager.default.fileExists(atPath: path) else { throw Fixtures.MissingFixture(path: path) }
+        _ = try Fixtures.require(path)
         return path
     }
 

@@ -7,7 +7,7 @@ import TestSupport
 /// Scenes for the stream tests, built in code: a dimmed window onto a sample image (which can pan)
 /// with pure red and blue squares on it as the "objects", written to a YUV4MPEG2 stream.
 enum Scenes {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = RepositoryFiles.root
     static let zidanePath = repository + "/../shared/images/zidane.jpg"
     static let busPath = repository + "/../shared/images/bus.jpg"
 

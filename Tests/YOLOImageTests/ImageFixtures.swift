@@ -1,11 +1,11 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Paths and readers for the fixtures made by `tools/image_fixtures.py` (cv2 5.0 / ultralytics
 /// 8.4.190; see each JSON's header) and for the shared sample images in `../shared/images/`.
 enum ImageFixtures {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = RepositoryFiles.root
     static let directory = repository + "/Tests/Fixtures/images"
 
     static func path(_ relative: String) -> String { directory + "/" + relative }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Paths, sample images and small helpers shared by the video tests.
 enum TestStreams {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = RepositoryFiles.root
     static let fixtures = repository + "/Tests/YOLOVideoTests/Fixtures/"
     static let zidane = repository + "/../shared/images/zidane.jpg"
     static let bus = repository + "/../shared/images/bus.jpg"
