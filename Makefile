@@ -246,7 +246,7 @@ bench-peers: deps weights
 ## merges new coverage into Fuzz/Corpus/ (commit both); `make fuzz-ci` is CI's short pass (FUZZ_CI_SECONDS, 20 s each,
 ## nothing recorded); `make fuzz-stats` prints the cumulative totals per target.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= image weights model cli request checkpoint
+FUZZ_TARGETS ?= image weights model cli request video checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
 # ASan through one combined -sanitize=fuzzer,address after SwiftPM's own flags: `--sanitize fuzzer
@@ -254,7 +254,7 @@ FUZZ_SEEDS   := .build-fuzz/seeds
 # the coverage or ASan. `--sanitize fuzzer` stays so that SwiftPM links the targets for libFuzzer's main.
 FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 fuzz-build: deps
-	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request; do \
+	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video; do \
 	  SWIFTYOLO_FUZZ=1 SWIFTYOLO_SERVER=0 nice -n 19 swift build --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS) --product $$target || exit 1; done
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 

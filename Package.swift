@@ -149,6 +149,8 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
                           path: "Fuzz/Sources/fuzz-cli"),
         // What `serve` parses from a request: multipart bodies, KServe v2 JSON, query options.
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "YOLOServing", "SwiftYOLO"], path: "Fuzz/Sources/fuzz-request"),
+        // YUV4MPEG2 streams (`swift-yolo video`'s input) and their frames' conversion to RGB.
+        .executableTarget(name: "fuzz-video", dependencies: ["FuzzSupport", "YOLOVideo", "YOLOImage"], path: "Fuzz/Sources/fuzz-video"),
     ]
 }
 if environment["SWIFTYOLO_BENCHMARKS"] == "1" {

@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [--record] [--merge]
 #
-# TARGET is image, weights, model, cli, request (libFuzzer, built by `make fuzz-build`) or checkpoint
+# TARGET is image, weights, model, cli, request, video (libFuzzer, built by `make fuzz-build`) or checkpoint
 # (atheris over tools/checkpoint.py). The working corpus and any findings go to
 # .build-fuzz/work/TARGET/{corpus,artifacts}; the committed seeds in Fuzz/Corpus/TARGET (and the
 # extra seed folders below) are read first, so every run replays every earlier finding.
@@ -53,11 +53,14 @@ case $target in
   request)
     options+=(-max_len=65536)
     runner=(.build-fuzz/release/fuzz-request) ;;
+  video)
+    options+=(-max_len=65536)
+    runner=(.build-fuzz/release/fuzz-video) ;;
   checkpoint)
     options+=(-max_len=262144)
     runner=(python3 tools/fuzz/fuzz_checkpoint.py) ;;
   *)
-    echo "unknown fuzz target '$target' (image, weights, model, cli, request, checkpoint)" >&2
+    echo "unknown fuzz target '$target' (image, weights, model, cli, request, video, checkpoint)" >&2
     exit 2 ;;
 esac
 
