@@ -12,7 +12,9 @@ final class ByteInput {
     let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private var buffer: [UInt8]
+    /// The bytes read ahead, `start ..< end` not yet consumed: allocated last in `init` (after
+    /// everything that can throw), freed in `deinit`.
+    private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
     private var reachedEnd = false
@@ -36,10 +38,11 @@ final class ByteInput {
             descriptor = fd
             ownsDescriptor = true
         }
-        buffer = [UInt8](repeating: 0, count: 1 << 16)
+        buffer = .allocate(byteCount: 1 << 16, alignment: 16)
     }
 
     deinit {
+        buffer.deallocate()
         if ownsDescriptor { close(descriptor) }
     }
 
@@ -73,9 +76,7 @@ final class ByteInput {
         guard let base = destination.baseAddress, destination.count > 0 else { return 0 }
         let buffered = min(end - start, destination.count)
         if buffered > 0 {
-            buffer.withUnsafeBytes { source in
-                if let from = source.baseAddress { base.copyMemory(from: from + start, byteCount: buffered) }
-            }
+            base.copyMemory(from: buffer.baseAddress! + start, byteCount: buffered)
             start += buffered
         }
         var filled = buffered
@@ -90,9 +91,7 @@ final class ByteInput {
         start = 0
         end = 0
         while !reachedEnd && end == 0 {
-            end = try buffer.withUnsafeMutableBytes { bytes in
-                Result { () throws(VideoError) in try readSome(into: bytes.baseAddress!, count: bytes.count) }
-            }.get()
+            end = try readSome(into: buffer.baseAddress!, count: buffer.count)
         }
     }
 

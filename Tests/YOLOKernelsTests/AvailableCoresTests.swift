@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import YOLOKernels
+import TestSupport
 
 /// The default thread count: the cores a control group v2 or v1 quota allows, and the count itself.
 @Suite struct AvailableCoresTests {
@@ -18,8 +19,7 @@ import YOLOKernels
     /// The lowest quota on the way from a process's group up to the root, in a cgroup v2 tree laid
     /// out in a temporary folder: the group's own, a parent's, none at all.
     @Test func quotaOfTheGroupAndItsAncestors() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("available-cores-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try Self.scratchTree()
         func write(_ text: String, _ path: String) throws { try Self.write(text, to: root.appendingPathComponent(path)) }
         let membership = root.appendingPathComponent("cgroup").path, tree = root.appendingPathComponent("fs").path
         try write("12:cpu,cpuacct:/ignored\n0::/kubepods/pod1/app\n", "cgroup")
@@ -52,8 +52,7 @@ import YOLOKernels
     /// in a tree laid out in a temporary folder with its own mountinfo: a host's view (the mount's root
     /// is `/`), a container's (the mount's root is its own group), a mount point with a space.
     @Test func v1QuotaOfTheGroupAndItsAncestors() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("available-cores-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try Self.scratchTree()
         func write(_ text: String, _ path: String) throws { try Self.write(text, to: root.appendingPathComponent(path)) }
         func quota(_ path: String, _ quota: Int) throws {
             try write("\(quota)\n", "cpu dir/\(path)/cpu.cfs_quota_us")
@@ -95,6 +94,12 @@ import YOLOKernels
         try write("31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n", "mountinfo")
         #expect(AvailableCores.cgroupV1Quota(membership: membership, mounts: mounts) == nil)
         #expect(AvailableCores.cgroupV1Quota(membership: root.appendingPathComponent("absent").path, mounts: mounts) == nil)
+    }
+
+    /// A fresh, empty folder for one test's tree, in the test process's scratch directory (removed
+    /// with it when the process exits).
+    static func scratchTree() throws -> URL {
+        URL(fileURLWithPath: try ScratchDirectory.fresh("available-cores-\(UUID().uuidString)"))
     }
 
     /// Writes `text` to `file`, making the folders on the way.
