@@ -7,8 +7,9 @@ import YOLOTensor
 /// blocks that run in parallel; for each block a 1×1 stride-1 convolution is a GEMM reading the input
 /// as it is, other kernels unfold the block's input with `im2col` into a cache-sized buffer first,
 /// and the GEMM applies the bias and activation to each tile before storing it. 3×3 convolutions
-/// run by Winograd at stride 1 and from the input's phases at stride 2; depthwise ones as direct
-/// loops.
+/// run by Winograd at stride 1; at stride 2, the four corner taps by Winograd and the other five by
+/// a GEMM from the input's phases, which adds the bias and activation (with fewer than 8 input or
+/// output channels: that GEMM alone, over all nine); depthwise ones as direct loops.
 package struct Convolution: Sendable {
     package let geometry: ConvolutionGeometry
     /// The filters as the depthwise path reads them: `[C_out, k · k]`, row-major (PyTorch's
@@ -23,16 +24,19 @@ package struct Convolution: Sendable {
     package let activation: Activation
     /// Output positions per block; by default as many as keep a block's columns near 256 KiB.
     package let positionsPerBlock: Int?
-    /// The Winograd form of a 3×3 stride-1 convolution, when it pays (see `init`).
+    /// The Winograd form of a 3×3 convolution (stride 1), or of its corner taps (stride 2), when it
+    /// pays (see `init`).
     package let winograd: WinogradConvolution?
-    /// The phase-split form of a 3×3 stride-2 convolution (see `init`).
+    /// The phase-split form of a 3×3 stride-2 convolution: all its taps, or, after `winograd`, the
+    /// other five (see `init`).
     package let phaseSplit: PhaseSplitConvolution?
 
     /// - Parameters:
     ///   - positionsPerBlock: forces the block size of the GEMM paths (tests use small odd sizes
     ///     to cover blocks that start and end inside output rows and tiles narrower than a vector).
-    ///   - allowsWinograd: run 3×3 stride-1 convolutions with at least 8 input and output channels
-    ///     by Winograd F(4×4, 3×3) (the default); `false` keeps them on the im2col path.
+    ///   - allowsWinograd: run 3×3 convolutions with at least 8 output channels and 8 input channels
+    ///     (stride 1) or 32 (stride 2, their corner taps) by Winograd (the default); `false` keeps them
+    ///     on the im2col path (stride 1) or the phase-split one (stride 2).
     package init(geometry: ConvolutionGeometry, weights: [Float], bias: [Float], activation: Activation,
                 positionsPerBlock: Int? = nil, allowsWinograd: Bool = true) {
         precondition(weights.count == geometry.outputChannels * geometry.filterSize,
@@ -42,11 +46,18 @@ package struct Convolution: Sendable {
         self.bias = bias
         self.activation = activation
         self.positionsPerBlock = positionsPerBlock
-        let suitsWinograd = geometry.kernelSize == 3 && geometry.stride == 1 && geometry.padding == 1 && geometry.groups == 1
-            && geometry.inputChannels >= 8 && geometry.outputChannels >= 8
+        // At stride 2 the corner taps' transforms cost about what they save below 32 input channels
+        // (YOLO11n's second layer, 16: 1.13 times the phase split's time with the avx512 set, 0.98
+        // with avx2; docs/performance.md).
+        let suitsWinograd = geometry.kernelSize == 3 && geometry.padding == 1 && geometry.groups == 1 && geometry.outputChannels >= 8
+            && (geometry.stride == 1 && geometry.inputChannels >= 8 || geometry.stride == 2 && geometry.inputChannels >= 32)
         let suitsPhaseSplit = geometry.kernelSize == 3 && geometry.stride == 2 && geometry.padding == 1 && geometry.groups == 1
         (winograd, phaseSplit, depthwiseFilters, packedFilters) = if allowsWinograd && suitsWinograd {
-            (WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), nil, [], [])
+            (WinogradConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, stride: geometry.stride,
+                                 weights: weights),
+             geometry.stride == 2 ? PhaseSplitConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels,
+                                                          weights: weights, taps: PhaseSplitConvolution.edgeAndCentreTaps) : nil,
+             [], [])
         } else if suitsPhaseSplit {
             (nil, PhaseSplitConvolution(inputChannels: geometry.inputChannels, outputChannels: geometry.outputChannels, weights: weights), [], [])
         } else if geometry.isDepthwise {

@@ -40,7 +40,11 @@ extension Convolution {
                               lanes: Int = KernelSet.active.vectorLanes) -> Int {
         let g = geometry
         let floats: Int
-        if let winograd {
+        if let winograd, let phaseSplit {
+            // One after the other.
+            floats = max(winograd.scratchFloats(height: height, width: width, threads: threads, running: running, lanes: lanes),
+                         phaseSplit.scratchFloats(height: height, width: width, threads: threads, running: running, lanes: lanes))
+        } else if let winograd {
             floats = winograd.scratchFloats(height: height, width: width, threads: threads, running: running, lanes: lanes)
         } else if let phaseSplit {
             floats = phaseSplit.scratchFloats(height: height, width: width, threads: threads, running: running, lanes: lanes)
@@ -68,7 +72,7 @@ extension WinogradConvolution {
     /// How the work of an input of `height × width` is cut.
     package enum Blocking: Equatable {
         /// Blocks of whole tile rows, block `b` the rows from `tileRows · b / blocks` up to the next
-        /// block's: each block's input transform, 36 GEMMs and output transform are one task.
+        /// block's: each block's input transform, GEMMs and output transform are one task.
         case tileRows(blocks: Int)
         /// One block of every tile, in `shares` shares, one per thread: each share transforms its share
         /// of the input channels (`evenShare`) into `V` buffers of its own, the GEMMs' `B`
@@ -81,14 +85,14 @@ extension WinogradConvolution {
         case channelShares(Int)
     }
 
-    /// For `threads` threads, `running` of them at work on this layer (`threads`, or 1 inside
-    /// another `parallelFor`): about 256 tiles a block; one block in shares where that is all the
+    /// For an input of `height × width`, `threads` threads, `running` of them at work on this layer
+    /// (`threads`, or 1 inside another `parallelFor`): about 256 tiles a block; one block in shares where that is all the
     /// layer has and its tile rows do not divide evenly among the running threads (and there is a
     /// panel and an input channel for every share); else blocks a multiple of the threads where
     /// there are the rows, so that each thread gets as many rows (seven blocks of six rows and one
     /// of four, as before at 160 × 160, kept one of two threads waiting for a fifth of the layer).
     package func blocking(height: Int, width: Int, threads: Int, running: Int) -> Blocking {
-        let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
+        let tileRows = (outputSize(height) + 3) / 4, tileColumns = (outputSize(width) + 3) / 4
         let preferredRows = max(1, 256 / tileColumns)
         let blocks = (tileRows + preferredRows - 1) / preferredRows
         if blocks == 1 && running > 1 && tileRows % running != 0
@@ -100,42 +104,50 @@ extension WinogradConvolution {
 
     /// The buffers of a block of `tileRows` rows of `tileColumns` tiles, with vectors of `lanes`.
     package struct BlockBuffers {
-        /// `V_ξ`, `C_in × tiles` (`C_in` the channels of one share), and `M_ξ`, `C_out` rows of
-        /// `productColumns` (the tiles in whole vectors), 36 of each, a cache line after each and
+        /// `V_ξ`, `depth × tiles` (`depth` the input channels of one share), and `M_ξ`, `C_out` rows of
+        /// `productColumns` (the tiles in whole vectors), `planes` of each, a cache line after each and
         /// eight floats more after the last `M_ξ`. The rows of `M_ξ` lie `productRowStride` apart,
         /// seven floats past the last tile at least: the output transform loads eight tiles at a time,
         /// up to seven past a row's last, and reads no other channel's row (another share's, being written).
         package let productColumns: Int, productRowStride: Int, transformedStride: Int, productsStride: Int
-        /// The block's padded input rows split into four column phases: `splitRows × 4 × splitWidth`.
-        package let splitRows: Int, splitWidth: Int
+        /// The block's padded input rows split into `splitPhases` column phases (4 · stride):
+        /// `splitRows × splitPhases × splitWidth`.
+        package let splitRows: Int, splitPhases: Int, splitWidth: Int
+        /// The transformed planes, `points²`.
+        package let planes: Int
 
-        package init(inputChannels: Int, outputChannels: Int, tileRows: Int, tileColumns: Int, lanes: Int) {
+        /// - Parameter depth: the rows of `V_ξ`, input channels.
+        package init(depth: Int, outputChannels: Int, stride: Int = 1, tileRows: Int, tileColumns: Int, lanes: Int) {
             let tiles = tileRows * tileColumns
             productColumns = (tiles + lanes - 1) / lanes * lanes
             productRowStride = max(productColumns, (tiles + 7 + lanes - 1) / lanes * lanes)
-            transformedStride = inputChannels * tiles + 16
+            transformedStride = depth * tiles + 16
             productsStride = outputChannels * productRowStride + 16
-            // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m; spare lanes for the loads at m + 1.
-            splitRows = 4 * tileRows + 2
+            // Padded row p[k] = input[k − 1]; phase q holds p[4 · stride · m + q] at m; spare lanes
+            // for the loads at m + 1. A tile row reads 4 · stride + 2 padded rows, the last two the
+            // next one's first.
+            splitRows = 4 * stride * tileRows + 2
+            splitPhases = 4 * stride
             splitWidth = tileColumns + 1 + 16
+            planes = stride == 1 ? 36 : 25
         }
 
-        package var transformedFloats: Int { 36 * transformedStride }
-        package var productsFloats: Int { 36 * productsStride + 8 }
-        package var splitFloats: Int { splitRows * 4 * splitWidth }
+        package var transformedFloats: Int { planes * transformedStride }
+        package var productsFloats: Int { planes * productsStride + 8 }
+        package var splitFloats: Int { splitRows * splitPhases * splitWidth }
     }
 
     /// The buffers of a share of `shares` (or a block, `shares` 1): its input channels the largest
     /// share's.
     package func buffers(tileRows: Int, tileColumns: Int, shares: Int, lanes: Int) -> BlockBuffers {
-        BlockBuffers(inputChannels: (inputChannels + shares - 1) / shares, outputChannels: outputChannels,
+        BlockBuffers(depth: (inputChannels + shares - 1) / shares, outputChannels: outputChannels, stride: stride,
                      tileRows: tileRows, tileColumns: tileColumns, lanes: lanes)
     }
 
     /// The largest block's buffers, times the blocks that run at once; or every share's `V`, the one
     /// `M`, and the input transforms' buffers that run at once.
     func scratchFloats(height: Int, width: Int, threads: Int, running: Int, lanes: Int) -> Int {
-        let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4
+        let tileRows = (outputSize(height) + 3) / 4, tileColumns = (outputSize(width) + 3) / 4
         switch blocking(height: height, width: width, threads: threads, running: running) {
         case let .tileRows(blocks):
             let buffers = buffers(tileRows: (tileRows + blocks - 1) / blocks, tileColumns: tileColumns, shares: 1, lanes: lanes)

@@ -14,22 +14,33 @@
 /// `kx = 2` read it (one column apart): six planes of `OW`-wide rows, in which every tap reads the
 /// output positions `q = y · OW + x` at `q` plus a whole number of rows. A run of positions across
 /// rows is then one GEMM straight into the output (`Blocking.positions`).
+///
+/// It runs all nine taps, or, beside `WinogradConvolution`'s corner taps at stride 2, the other five
+/// (`taps`), adding them, the bias and the activation to the corners' sums already in the output.
 package struct PhaseSplitConvolution: Sendable {
     package let inputChannels: Int
     package let outputChannels: Int
-    /// `[C_out, 9 · C_in]`, column `tap · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]`.
+    /// The taps it runs, `ky · 3 + kx`, in order.
+    package let taps: [Int]
+    /// `[C_out, taps · C_in]`, column `i · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]` for
+    /// `tap = taps[i]`.
     package let filters: PackedMatrix
 
-    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major (column `tap · C_in + c` of row
-    /// `o` is `weight[o][c][tap / 3][tap % 3]`), reading each filter in order.
-    package init(inputChannels: Int, outputChannels: Int, weights: [Float]) {
+    /// The five taps that are not corners, which run beside `WinogradConvolution`'s corner taps.
+    package static let edgeAndCentreTaps = [1, 3, 4, 5, 7]
+
+    /// Packs `weights` (`[C_out, C_in, 3, 3]`, row-major) tap-major (column `i · C_in + c` of row
+    /// `o` is `weight[o][c][tap / 3][tap % 3]`, `tap = taps[i]`), reading each filter in order.
+    package init(inputChannels: Int, outputChannels: Int, weights: [Float], taps: [Int] = Array(0..<9)) {
+        precondition(!taps.isEmpty && taps.allSatisfy { (0..<9).contains($0) }, "phase-split taps \(taps)")
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
+        self.taps = taps
         filters = weights.withUnsafeBufferPointer { weights in
-            PackedMatrix(rows: outputChannels, depth: 9 * inputChannels) { o, row in
+            PackedMatrix(rows: outputChannels, depth: taps.count * inputChannels) { o, row in
                 for c in 0..<inputChannels {
-                    for tap in 0..<9 {
-                        (row + (tap * inputChannels + c) * PackedMatrix.panelRows).initialize(to: weights[(o * inputChannels + c) * 9 + tap])
+                    for (i, tap) in taps.enumerated() {
+                        (row + (i * inputChannels + c) * PackedMatrix.panelRows).initialize(to: weights[(o * inputChannels + c) * 9 + tap])
                     }
                 }
             }

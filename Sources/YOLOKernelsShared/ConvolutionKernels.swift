@@ -9,14 +9,18 @@ extension Convolution {
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, adding residual: UnsafePointer<Float>? = nil,
              into output: UnsafeMutablePointer<Float>) {
         let g = geometry
-        if let residual, winograd == nil {
+        if let residual, winograd == nil || phaseSplit != nil {
             run(input, height: height, width: width, into: output)
             addElementwise(output, residual, count: g.outputChannels * g.outputSize(height) * g.outputSize(width), into: output)
             return
         }
         bias.withUnsafeBufferPointer { bias in
             guard let bias = bias.baseAddress else { return }
-            if let winograd {
+            if let winograd, let phaseSplit {
+                // Stride 2: the corner taps' sums, then the other taps, the bias and the activation added to them.
+                winograd.run(input, height: height, width: width, bias: nil, activation: .identity, into: output)
+                phaseSplit.run(input, height: height, width: width, bias: bias, activation: activation, accumulating: true, into: output)
+            } else if let winograd {
                 winograd.run(input, height: height, width: width, bias: bias, activation: activation, adding: residual, into: output)
             } else if let phaseSplit {
                 phaseSplit.run(input, height: height, width: width, bias: bias, activation: activation, into: output)

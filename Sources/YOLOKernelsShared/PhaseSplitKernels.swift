@@ -3,16 +3,17 @@ import YOLOTensor
 
 /// The compute of `PhaseSplitConvolution` in this kernel set.
 extension PhaseSplitConvolution {
-    /// `output = act(conv(input) + bias)`, `C_in` planes of `height × width` into `C_out` planes of
-    /// `⌈height/2⌉ × ⌈width/2⌉`.
+    /// `output = act(conv(input) + bias)` over `taps`, `C_in` planes of `height × width` into `C_out`
+    /// planes of `⌈height/2⌉ × ⌈width/2⌉`; `accumulating`, `output = act(output + conv(input) + bias)`.
     func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
-             activation: Activation, into output: UnsafeMutablePointer<Float>) {
+             activation: Activation, accumulating: Bool = false, into output: UnsafeMutablePointer<Float>) {
         let outputHeight = (height + 1) / 2, outputWidth = (width + 1) / 2, outputPlane = outputHeight * outputWidth
         let lanes = FloatVector.scalarCount
         let threads = ComputeThreads.count
         let blocking = blocking(height: height, width: width, threads: threads, lanes: lanes)
         let tasks = GEMMTasks(blocks: blocking.blocks, panels: filters.panels, threads: threads)
-        let epilogue = GEMMEpilogue.biasActivation(bias: bias, activation: activation)
+        let epilogue: GEMMEpilogue = accumulating ? .accumulateBiasActivation(bias: bias, activation: activation)
+            : .biasActivation(bias: bias, activation: activation)
         ComputeThreads.parallelFor(tasks.count) { task in
             let (block, panels) = tasks(task)
             switch blocking {
@@ -28,15 +29,17 @@ extension PhaseSplitConvolution {
                                 phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
                 // Tap (ky, kx) of output (y, x) reads phase (ky mod 2, kx mod 2) at row y + ky/2, column
                 // x + kx/2: an output row's taps are nine runs of OW floats.
-                let tapStarts = (0..<9).map { tap in
+                let tapStarts = taps.map { tap in
                     let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
                     return UnsafePointer(phases + ((ky % 2) * 2 + kx % 2) * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)
                 }
-                var taps = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
+                var pieces = tapStarts.map { GEMMInputRows(first: $0, count: inputChannels, stride: planeSize) }
                 for row in 0..<rows {
-                    for tap in 0..<9 { taps[tap] = GEMMInputRows(first: tapStarts[tap] + row * phaseWidth, count: inputChannels, stride: planeSize) }
-                    taps.withUnsafeBufferPointer { taps in
-                        packedGEMM(filters, panels: panels, b: taps, columns: outputWidth,
+                    for i in tapStarts.indices {
+                        pieces[i] = GEMMInputRows(first: tapStarts[i] + row * phaseWidth, count: inputChannels, stride: planeSize)
+                    }
+                    pieces.withUnsafeBufferPointer { pieces in
+                        packedGEMM(filters, panels: panels, b: pieces, columns: outputWidth,
                                    c: output + (firstRow + row) * outputWidth, rowStride: outputPlane, epilogue: epilogue,
                                    prefetching: row == 0 ? .filters(forBlock: block, threads: threads) : [])
                     }
@@ -53,13 +56,13 @@ extension PhaseSplitConvolution {
                 // Tap (ky, kx) reads plane (ky mod 2, kx) at row y + ky/2, column x: for the block's
                 // positions, one run of floats from its first position's.
                 let first = positions.lowerBound - rows.lowerBound * outputWidth
-                let taps = (0..<9).map { tap in
+                let pieces = taps.map { tap in
                     let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
                     return GEMMInputRows(first: planes + ((ky % 2) * 3 + kx) * inputChannels * planeSize + (ky / 2) * outputWidth + first,
                                          count: inputChannels, stride: planeSize)
                 }
-                taps.withUnsafeBufferPointer { taps in
-                    packedGEMM(filters, panels: panels, b: taps, columns: positions.count, c: output + positions.lowerBound,
+                pieces.withUnsafeBufferPointer { pieces in
+                    packedGEMM(filters, panels: panels, b: pieces, columns: positions.count, c: output + positions.lowerBound,
                                rowStride: outputPlane, epilogue: epilogue, prefetching: .filters(forBlock: block, threads: threads))
                 }
             }

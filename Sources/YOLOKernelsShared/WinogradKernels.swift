@@ -1,14 +1,16 @@
 import YOLOKernels
 import YOLOTensor
 
-/// The compute of `WinogradConvolution` in this kernel set: input transform, the 36 GEMMs and the
-/// output transform, block by block.
+/// The compute of `WinogradConvolution` in this kernel set: input transform, the GEMMs (36 at
+/// stride 1, 25 at stride 2) and the output transform, block by block.
 extension WinogradConvolution {
     /// `output = act(conv3×3(input) + bias)` (`+ residual`, given one of the output's shape), `C_in`
-    /// planes of `height × width` into `C_out` planes of the same size.
-    func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>,
+    /// planes of `height × width` into `C_out` planes of the output's size (`outputSize`). With no
+    /// `bias` (at stride 2: the corner taps), the sums are stored as they are.
+    func run(_ input: UnsafePointer<Float>, height: Int, width: Int, bias: UnsafePointer<Float>?,
              activation: Activation, adding residual: UnsafePointer<Float>? = nil, into output: UnsafeMutablePointer<Float>) {
-        let tileRows = (height + 3) / 4, tileColumns = (width + 3) / 4, tiles = tileRows * tileColumns
+        let outputHeight = outputSize(height), outputWidth = outputSize(width)
+        let tileRows = (outputHeight + 3) / 4, tileColumns = (outputWidth + 3) / 4, tiles = tileRows * tileColumns
         let lanes = FloatVector.scalarCount
         let threads = ComputeThreads.count, running = ComputeThreads.isInsideParallelFor ? 1 : threads
         // The buffers (`BlockBuffers`): a cache line (sixteen floats) after each V_ξ and M_ξ, eight
@@ -25,7 +27,7 @@ extension WinogradConvolution {
         // row, and after the last row into its spare line, zeroed first (the input transform's
         // stores overwrite part of it).
 
-        // The 36 GEMMs, [C_out, C_in] x [C_in, tiles] -> [C_out, tiles], for the filters' panels
+        // The GEMMs, [C_out, depth] x [depth, tiles] -> [C_out, tiles], for the filters' panels
         // `panels`: `B` of `V_0` in `pieces` (one per share of the input channels), `V_ξ` the same
         // rows `transformedStride` floats on.
         func multiply(_ pieces: [GEMMInputRows], panels: Range<Int>, buffers: BlockBuffers,
@@ -44,10 +46,11 @@ extension WinogradConvolution {
         // The bias, activation and residual over output channels `channels`' rows from tile row
         // `firstTileRow` on, still in cache.
         func finish(channels: Range<Int>, firstTileRow: Int, tileRows: Int) {
-            let firstRow = 4 * firstTileRow, rowCount = min(4 * tileRows, height - firstRow)
+            guard let bias else { return }
+            let firstRow = 4 * firstTileRow, rowCount = min(4 * tileRows, outputHeight - firstRow)
             for o in channels {
-                let offset = (o * height + firstRow) * width
-                addBiasAndActivate(output + offset, count: rowCount * width, bias: bias[o], activation: activation,
+                let offset = (o * outputHeight + firstRow) * outputWidth
+                addBiasAndActivate(output + offset, count: rowCount * outputWidth, bias: bias[o], activation: activation,
                                    adding: residual.map { $0 + offset })
             }
         }
@@ -66,8 +69,8 @@ extension WinogradConvolution {
                 multiply([GEMMInputRows(first: transformed, count: inputChannels, stride: rows * tileColumns)],
                          panels: 0..<transformedWeights[0].panels, buffers: buffers, into: products,
                          prefetching: GEMMPrefetch.filters(forBlock: block, threads: threads))
-                transformOutput(products, height: height, width: width, channels: 0..<outputChannels, firstTileRow: firstTileRow,
-                                tileRows: rows, tileColumns: tileColumns, buffers: buffers, into: output)
+                transformOutput(products, height: outputHeight, width: outputWidth, channels: 0..<outputChannels,
+                                firstTileRow: firstTileRow, tileRows: rows, tileColumns: tileColumns, buffers: buffers, into: output)
                 finish(channels: 0..<outputChannels, firstTileRow: firstTileRow, tileRows: rows)
             }
         case let .channelShares(shares):
@@ -90,14 +93,27 @@ extension WinogradConvolution {
                 let panels = evenShare(share, of: shares, count: panelCount)
                 let channels = (panels.lowerBound * panelRows)..<min(outputChannels, panels.upperBound * panelRows)
                 multiply(pieces, panels: panels, buffers: buffers, into: products, prefetching: .filters)
-                transformOutput(products, height: height, width: width, channels: channels, firstTileRow: 0, tileRows: tileRows,
-                                tileColumns: tileColumns, buffers: buffers, into: output)
+                transformOutput(products, height: outputHeight, width: outputWidth, channels: channels, firstTileRow: 0,
+                                tileRows: tileRows, tileColumns: tileColumns, buffers: buffers, into: output)
                 finish(channels: channels, firstTileRow: 0, tileRows: tileRows)
             }
         }
     }
 
-    /// `V = Bᵀ d B` for input channels `channels` (all, or a share's) and every tile of the block:
+    /// `V = Bᵀ d B` for input channels `channels` (all, or a share's) and every tile of the block, at
+    /// stride 1 (below) or 2 (`transformPhaseTiles`).
+    private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
+                                tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
+        if stride == 1 {
+            transformTiles(input, height: height, width: width, channels: channels, firstTileRow: firstTileRow, tileRows: tileRows,
+                           tileColumns: tileColumns, buffers: buffers, into: transformed)
+        } else {
+            transformPhaseTiles(input, height: height, width: width, channels: channels, firstTileRow: firstTileRow,
+                                tileRows: tileRows, tileColumns: tileColumns, buffers: buffers, into: transformed)
+        }
+    }
+
+    /// `V = Bᵀ d B` of F(4×4, 3×3) for input channels `channels` and every tile of the block:
     /// `transformed[ξ · planeStride + (c − channels.lowerBound) · tiles + tile]`, the line after
     /// each plane's last channel zeroed first. Whole vectors are stored: those past a tile row's end
     /// are overwritten by the next row, the next channel, or land in that spare line.
@@ -109,7 +125,7 @@ extension WinogradConvolution {
     /// 64-byte store splits over two lines no more often than two 32-byte ones do; but a row's
     /// last eight tiles or fewer take a vector of eight, which stores half as much where most lanes
     /// are past the row's end (narrow rows, such as 20 wide with five tiles, are mostly that).
-    private func transformInput(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
+    private func transformTiles(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
                                 tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns, planeStride = buffers.transformedStride
         for xi in 0..<36 { (transformed + xi * planeStride + channels.count * tiles).update(repeating: 0, count: 16) }
@@ -169,6 +185,19 @@ extension WinogradConvolution {
     /// floats are copied (`copyPrefix`) rather than stored lane by lane.
     private func transformOutput(_ products: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
                                  tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into output: UnsafeMutablePointer<Float>) {
+        if stride == 1 {
+            transformOutput(SixPoints.self, products, height: height, width: width, channels: channels, firstTileRow: firstTileRow,
+                            tileRows: tileRows, tileColumns: tileColumns, buffers: buffers, into: output)
+        } else {
+            transformOutput(FivePoints.self, products, height: height, width: width, channels: channels, firstTileRow: firstTileRow,
+                            tileRows: tileRows, tileColumns: tileColumns, buffers: buffers, into: output)
+        }
+    }
+
+    private func transformOutput<Points: OutputPoints>(
+        _: Points.Type, _ products: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
+        tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into output: UnsafeMutablePointer<Float>
+    ) {
         let planeStride = buffers.productsStride, rowStride = buffers.productRowStride
         // Two slots of a group's 16 columns (4 output rows × 4 columns, 128 bytes a row), then room
         // for one interleaved row of a partial group.
@@ -204,16 +233,8 @@ extension WinogradConvolution {
                 var column = 0
                 while column < tileColumns {
                     let source = products + o * rowStride + tileRow * tileColumns + column
-                    // Row i of M times A, for the six rows; then Aᵀ down each of the four columns.
-                    @inline(__always) func rowTimesA(_ i: Int) -> Four {
-                        @inline(__always) func m(_ j: Int) -> SIMD8<Float> {
-                            UnsafeRawPointer(source + (6 * i + j) * planeStride).loadUnaligned(as: SIMD8<Float>.self)
-                        }
-                        return outputTransform((m(0), m(1), m(2), m(3), m(4), m(5)))
-                    }
-                    let (r0, r1, r2, r3, r4, r5) = (rowTimesA(0), rowTimesA(1), rowTimesA(2), rowTimesA(3), rowTimesA(4), rowTimesA(5))
-                    // Aᵀ down column b gives column b of the tiles' four output rows, stored at row a's
-                    // 128 bytes + 32 b.
+                    let tile = Points.outputColumns(source, planeStride: planeStride)
+                    // Column b of the tiles' four output rows, stored at row a's 128 bytes + 32 b.
                     let columns = scratch + 512 * slot
                     @inline(__always) func store(_ b: Int, _ column: Four) {
                         columns.storeBytes(of: column.0, toByteOffset: 32 * b, as: SIMD8<Float>.self)
@@ -221,10 +242,10 @@ extension WinogradConvolution {
                         columns.storeBytes(of: column.2, toByteOffset: 256 + 32 * b, as: SIMD8<Float>.self)
                         columns.storeBytes(of: column.3, toByteOffset: 384 + 32 * b, as: SIMD8<Float>.self)
                     }
-                    store(0, outputTransform((r0.0, r1.0, r2.0, r3.0, r4.0, r5.0)))
-                    store(1, outputTransform((r0.1, r1.1, r2.1, r3.1, r4.1, r5.1)))
-                    store(2, outputTransform((r0.2, r1.2, r2.2, r3.2, r4.2, r5.2)))
-                    store(3, outputTransform((r0.3, r1.3, r2.3, r3.3, r4.3, r5.3)))
+                    store(0, tile.0)
+                    store(1, tile.1)
+                    store(2, tile.2)
+                    store(3, tile.3)
                     writePending()
                     pending = (UnsafeMutableRawPointer(plane + y * width + 4 * column), min(4, height - y), min(32, width - 4 * column), slot)
                     slot ^= 1
@@ -273,20 +294,45 @@ private func store<V: SIMD>(_ values: (V, V, V, V, V, V), at destination: Unsafe
 
 /// The vectors of tiles the input transform runs on: eight or sixteen floats, with the kernels'
 /// `multiplyAdd` (fused or not, as built).
-private protocol TileVector: SIMD where Scalar == Float {
+protocol TileVector: SIMD where Scalar == Float {
     static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self
 }
 
 extension SIMD8: TileVector where Scalar == Float {
-    @inline(__always) fileprivate static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { laneMultiplyAdd(a, b, c) }
+    @inline(__always) static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { laneMultiplyAdd(a, b, c) }
 }
 
 extension SIMD16: TileVector where Scalar == Float {
-    @inline(__always) fileprivate static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { laneMultiplyAdd(a, b, c) }
+    @inline(__always) static func multiplyAdd(_ a: Self, _ b: Self, _ c: Self) -> Self { laneMultiplyAdd(a, b, c) }
 }
 
 private typealias Six = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-private typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+/// Four vectors of eight tiles: a column of their 4×4 outputs, or a row.
+typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+
+/// The output transform `Y = Aᵀ M A` of eight neighbouring tiles, for a number of points.
+protocol OutputPoints {
+    /// The four columns of the tiles' 4×4 outputs (each four rows) from their `M_ξ` at `source`,
+    /// `planeStride` floats apart.
+    static func outputColumns(_ source: UnsafePointer<Float>, planeStride: Int) -> (Four, Four, Four, Four)
+}
+
+/// F(4×4, 3×3)'s six points.
+enum SixPoints: OutputPoints {
+    @inline(__always)
+    static func outputColumns(_ source: UnsafePointer<Float>, planeStride: Int) -> (Four, Four, Four, Four) {
+        // Row i of M times A, for the six rows; then Aᵀ down each of the four columns.
+        @inline(__always) func rowTimesA(_ i: Int) -> Four {
+            @inline(__always) func m(_ j: Int) -> SIMD8<Float> {
+                UnsafeRawPointer(source + (6 * i + j) * planeStride).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            return outputTransform((m(0), m(1), m(2), m(3), m(4), m(5)))
+        }
+        let (r0, r1, r2, r3, r4, r5) = (rowTimesA(0), rowTimesA(1), rowTimesA(2), rowTimesA(3), rowTimesA(4), rowTimesA(5))
+        return (outputTransform((r0.0, r1.0, r2.0, r3.0, r4.0, r5.0)), outputTransform((r0.1, r1.1, r2.1, r3.1, r4.1, r5.1)),
+                outputTransform((r0.2, r1.2, r2.2, r3.2, r4.2, r5.2)), outputTransform((r0.3, r1.3, r2.3, r3.3, r4.3, r5.3)))
+    }
+}
 
 /// `Bᵀ d` for six values `d` (a column of a tile, or a row times B).
 @inline(__always)

@@ -42,6 +42,14 @@ import YOLOModel
             cases.append(Case(inputChannels: 8, outputChannels: 12, kernelSize: 3, stride: 1, groups: 1, height: height, width: width))
         }
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
+        // Stride 2 from 32 input channels: the corner taps by Winograd F(4×4, 2×2), the other five by the
+        // phase split, added to them. Outputs that are not multiples of 4 (partial tiles), one tile,
+        // rows of 8 or 16 columns that split into eight phases one by one or in blocks of 32, tile rows
+        // ending in a partial vector (75 columns: 19 tiles), several blocks, and one block of three tile
+        // rows (in shares of the channels on two or three threads).
+        for (height, width) in [(1, 1), (3, 5), (8, 8), (17, 30), (24, 150), (90, 40), (41, 33), (24, 64)] {
+            cases.append(Case(inputChannels: 32, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: height, width: width))
+        }
         // One block of three tile rows: on two or three threads, in shares of the channels (9 inputs:
         // shares of 4 and 5; 20 outputs: three panels, the last partial).
         cases.append(Case(inputChannels: 9, outputChannels: 20, kernelSize: 3, stride: 1, groups: 1, height: 9, width: 19))
@@ -78,6 +86,39 @@ import YOLOModel
             let difference = TensorDifference(actual: fast, expected: reference) { 1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0) }
             #expect(difference.isWithinTolerance, "\(kernels.name) \(c) \(activation) block \(block.map(String.init) ?? "default"): \(difference)")
         }
+    }
+
+    /// Stride 2 with Winograd turned off, at channel counts that otherwise run their corner taps by
+    /// Winograd: the phase split over all nine taps.
+    @Test(arguments: [(64, 32, 20, 15), (32, 16, 45, 73), (32, 8, 12, 128)], kernelSetsUnderTest)
+    func phaseSplitOfAllTapsMatchesReference(_ c: (Int, Int, Int, Int), kernels: KernelSet) {
+        guard runs(kernels) else { return }
+        let (inputs, outputs, height, width) = c
+        var generator = SeededGenerator(seed: UInt64(inputs &* 31 &+ outputs &* 7 &+ height &* 3 &+ width))
+        let geometry = ConvolutionGeometry(inputChannels: inputs, outputChannels: outputs, kernelSize: 3, stride: 2)
+        let input = Tensor.random(shape: [1, inputs, height, width], using: &generator)
+        let weights = randomValues(outputs * geometry.filterSize, using: &generator), bias = randomValues(outputs, using: &generator)
+        let convolution = Convolution(geometry: geometry, weights: weights, bias: bias, activation: .silu, allowsWinograd: false)
+        #expect(convolution.winograd == nil && convolution.phaseSplit?.taps == Array(0..<9))
+        let reference = ReferenceKernels.convolution(input, geometry: geometry, weights: weights, bias: bias, activation: .silu)
+        let difference = TensorDifference(actual: convolution(input, kernels: kernels), expected: reference) {
+            1e-5 * Float(geometry.filterSize).squareRoot() + 1e-6 * abs($0)
+        }
+        #expect(difference.isWithinTolerance, "\(kernels.name) \(geometry) \(height)×\(width): \(difference)")
+    }
+
+    /// Which path a 3×3 convolution takes: Winograd from 8 input channels at stride 1; at stride 2,
+    /// from 32, its corner taps, beside the phase split's other five; below that, the phase split's nine.
+    @Test func threeByThreePaths() {
+        func convolution(_ inputs: Int, stride: Int) -> Convolution {
+            let geometry = ConvolutionGeometry(inputChannels: inputs, outputChannels: 8, kernelSize: 3, stride: stride)
+            return Convolution(geometry: geometry, weights: [Float](repeating: 0.5, count: 8 * geometry.filterSize),
+                               bias: [Float](repeating: 0, count: 8), activation: .silu)
+        }
+        #expect(convolution(8, stride: 1).winograd?.stride == 1 && convolution(8, stride: 1).phaseSplit == nil)
+        #expect(convolution(4, stride: 1).winograd == nil)
+        #expect(convolution(32, stride: 2).winograd?.stride == 2 && convolution(32, stride: 2).phaseSplit?.taps == [1, 3, 4, 5, 7])
+        #expect(convolution(16, stride: 2).winograd == nil && convolution(16, stride: 2).phaseSplit?.taps == Array(0..<9))
     }
 
     /// A 1×1 convolution of parts equals the convolution of their concatenation.

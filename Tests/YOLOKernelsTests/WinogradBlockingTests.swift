@@ -26,6 +26,15 @@ import YOLOKernels
         #expect(winograd.blocking(height: 80, width: 80, threads: 3, running: 3) == .tileRows(blocks: 3))
     }
 
+    /// At stride 2 the tiles are the output's: a 40 × 40 input has five tile rows.
+    @Test func stride2TilesTheOutput() {
+        let winograd = WinogradConvolution(inputChannels: 64, outputChannels: 64, stride: 2, weights: [Float](repeating: 0.5, count: 64 * 64 * 9))
+        #expect(winograd.transformedWeights.count == 25 && winograd.transformedWeights[0].depth == 64)
+        #expect(winograd.blocking(height: 40, width: 40, threads: 2, running: 2) == .channelShares(2))
+        #expect(winograd.blocking(height: 80, width: 79, threads: 2, running: 2) == .tileRows(blocks: 2))
+        #expect(winograd.blocking(height: 160, width: 160, threads: 1, running: 1) == .tileRows(blocks: 2))
+    }
+
     @Test func sharesNeedAPanelAndAnInputChannelEach() {
         // 8 output channels are one panel; 1 input channel cannot be shared either.
         #expect(Self.winograd(inputs: 16, outputs: 8).blocking(height: 20, width: 20, threads: 2, running: 2) == .tileRows(blocks: 2))
@@ -38,7 +47,7 @@ import YOLOKernels
     @Test func productRowsHaveRoomForTheLastLoad() {
         for lanes in [4, 8, 16] {
             for tiles in 1...300 {
-                let buffers = WinogradConvolution.BlockBuffers(inputChannels: 3, outputChannels: 5, tileRows: 1, tileColumns: tiles, lanes: lanes)
+                let buffers = WinogradConvolution.BlockBuffers(depth: 3, outputChannels: 5, tileRows: 1, tileColumns: tiles, lanes: lanes)
                 #expect(buffers.productColumns % lanes == 0 && buffers.productColumns >= tiles)
                 #expect(buffers.productRowStride >= buffers.productColumns && buffers.productRowStride >= tiles + 7)
             }
