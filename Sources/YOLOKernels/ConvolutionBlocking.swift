@@ -110,9 +110,10 @@ extension WinogradConvolution {
         /// seven floats past the last tile at least: the output transform loads eight tiles at a time,
         /// up to seven past a row's last, and reads no other channel's row (another share's, being written).
         package let productColumns: Int, productRowStride: Int, transformedStride: Int, productsStride: Int
-        /// The block's padded input rows split into `splitPhases` column phases (4 · stride):
-        /// `splitRows × splitPhases × splitWidth`.
-        package let splitRows: Int, splitPhases: Int, splitWidth: Int
+        /// The block's padded input rows (at stride 2, the even ones' even columns) split into four
+        /// column phases: `splitRows × 4 × splitWidth`; at stride 2, then a row of the input's odd
+        /// columns, `oddRowFloats`.
+        package let splitRows: Int, splitWidth: Int, oddRowFloats: Int
         /// The transformed planes, `points²`.
         package let planes: Int
 
@@ -123,18 +124,20 @@ extension WinogradConvolution {
             productRowStride = max(productColumns, (tiles + 7 + lanes - 1) / lanes * lanes)
             transformedStride = depth * tiles + 16
             productsStride = outputChannels * productRowStride + 16
-            // Padded row p[k] = input[k − 1]; phase q holds p[4 · stride · m + q] at m; spare lanes
-            // for the loads at m + 1. A tile row reads 4 · stride + 2 padded rows, the last two the
-            // next one's first.
-            splitRows = 4 * stride * tileRows + 2
-            splitPhases = 4 * stride
+            // Padded row p[k] = input[k − 1]; phase q holds p[4m + q] at m (at stride 2, p[2i][8m + 2q]
+            // of even row 2i); spare lanes for the loads at m + 1. A tile row reads 6 padded rows (5
+            // even ones at stride 2), the last two (one) the next one's first.
+            splitRows = stride == 1 ? 4 * tileRows + 2 : 4 * tileRows + 1
             splitWidth = tileColumns + 1 + 16
+            // An input row of at most 8 · tileColumns columns (2 · 4 · tileColumns outputs), half of
+            // them odd, and a vector's spare.
+            oddRowFloats = stride == 1 ? 0 : 4 * tileColumns + 16
             planes = stride == 1 ? 36 : 25
         }
 
         package var transformedFloats: Int { planes * transformedStride }
         package var productsFloats: Int { planes * productsStride + 8 }
-        package var splitFloats: Int { splitRows * splitPhases * splitWidth }
+        package var splitFloats: Int { splitRows * 4 * splitWidth + oddRowFloats }
     }
 
     /// The buffers of a share of `shares` (or a block, `shares` 1): its input channels the largest

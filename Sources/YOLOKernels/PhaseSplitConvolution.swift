@@ -5,7 +5,7 @@
 /// `P_ab[i][j] = p[2i + a][2j + b]`. Output `(y, x)` reads `p[2y + ky][2x + kx]`, which is
 /// `P_(ky mod 2)(kx mod 2)[y + ky/2][x + kx/2]`: for the `OW` outputs of a row, each tap reads a run
 /// of `OW` consecutive floats of its phase plane. So an output row is one `packedGEMM` whose `B` is
-/// nine pieces, one per tap, each the `C_in` phase planes at the tap's offset (the filters packed
+/// a piece per tap, each the `C_in` phase planes at the tap's offset (the filters packed
 /// tap-major to match). The phases hold the input once (im2col would write it 2.25 times), and only
 /// for a block of output rows at a time.
 ///

@@ -28,7 +28,7 @@ extension PhaseSplitConvolution {
                 splitIntoPhases(input, height: height, width: width, firstPhaseRow: firstRow, phaseRows: rows + 1,
                                 phaseWidth: phaseWidth, planeSize: planeSize, into: phases)
                 // Tap (ky, kx) of output (y, x) reads phase (ky mod 2, kx mod 2) at row y + ky/2, column
-                // x + kx/2: an output row's taps are nine runs of OW floats.
+                // x + kx/2: each of an output row's taps is a run of OW floats.
                 let tapStarts = taps.map { tap in
                     let (ky, kx) = tap.quotientAndRemainder(dividingBy: 3)
                     return UnsafePointer(phases + ((ky % 2) * 2 + kx % 2) * inputChannels * planeSize + (ky / 2) * phaseWidth + kx / 2)

@@ -370,7 +370,7 @@ private func outputTransform(_ m: Six) -> Four {
 /// eighteen columns, the three at the start included, to be copied one by one: that loop had a
 /// fifth of the split's samples.
 @inline(__always)
-private func splitIntoPhases(_ row: UnsafePointer<Float>, width: Int, into phases: UnsafeMutablePointer<Float>, phaseWidth: Int) {
+func splitIntoPhases(_ row: UnsafePointer<Float>, width: Int, into phases: UnsafeMutablePointer<Float>, phaseWidth: Int) {
     guard width >= 16 else {
         // Input column x is padded column x + 1: phase (x + 1) mod 4, index (x + 1) / 4.
         for x in 0..<width { phases[((x &+ 1) & 3) &* phaseWidth &+ ((x &+ 1) >> 2)] = row[x] }

@@ -8,40 +8,44 @@ extension WinogradConvolution {
     /// `transformed[ξ · planeStride + (c − channels.lowerBound) · tiles + tile]`, the line after each
     /// plane's last channel zeroed first. Whole vectors are stored, as in `transformTiles`.
     ///
-    /// Tile `(i, j)` reads the padded input's rows `8i + 2s` and columns `8j + 2t`, `s, t < 5`. So
-    /// each even padded row is first split into its eight column phases (`splitIntoEightPhases`):
-    /// column `8j + k` at index `j` of phase `k`, and the tile's column `t` is phase `2t mod 8` at
-    /// index `j`, or `j + 1` for `t = 4`: neighbouring tiles are neighbouring floats.
+    /// Tile `(i, j)` reads `P`'s rows `4i + s` and columns `4j + t`, `s, t < 5`: each of `P`'s rows,
+    /// the input's odd columns of one of its rows (`oddColumns`), is split into four column phases
+    /// as `transformTiles` splits a row, and the tile's column `t` is phase `t mod 4` at index `j`
+    /// (`j + 1` for `t = 4`): neighbouring tiles are neighbouring floats.
     func transformPhaseTiles(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
                              tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into transformed: UnsafeMutablePointer<Float>) {
         let tiles = tileRows * tileColumns, planeStride = buffers.transformedStride
         for xi in 0..<25 { (transformed + xi * planeStride + channels.count * tiles).update(repeating: 0, count: 16) }
         let phaseWidth = buffers.splitWidth, rowCount = buffers.splitRows
-        let splitTensor = Tensor(uninitializedShape: [rowCount, 8, phaseWidth])
-        let split = splitTensor.data
+        let oddCount = width / 2
+        precondition(oddCount + 16 <= buffers.oddRowFloats, "a row of \(width) for \(tileColumns) tiles")
+        let splitTensor = Tensor(uninitializedShape: [buffers.splitFloats])
+        let split = splitTensor.data, odd = split + rowCount * 4 * phaseWidth
         // d B of one vector of tiles: 5 × 5 vectors (`transformPhaseGroup`).
         let rows = UnsafeMutableRawPointer.allocate(byteCount: 25 * 64, alignment: 64)
         defer {
             rows.deallocate()
             withExtendedLifetime(splitTensor) {}
         }
-        // Split row r is padded row 8 · firstTileRow + r, input row firstRow + r; only the even
-        // ones are read.
+        // Split row r is P's row 4 · firstTileRow + r: padded row 2(4 · firstTileRow + r), input row
+        // firstRow + 2r.
         let firstRow = 8 * firstTileRow - 1
         // Every channel writes the same positions, so the padding cleared here stays zero.
-        split.update(repeating: 0, count: 8 * rowCount * phaseWidth)
+        split.update(repeating: 0, count: rowCount * 4 * phaseWidth)
         for c in channels {
             let plane = input + c * height * width
-            for r in Swift.stride(from: 0, to: rowCount, by: 2) where firstRow + r >= 0 && firstRow + r < height {
+            for r in 0..<rowCount where firstRow + 2 * r >= 0 && firstRow + 2 * r < height {
+                let source = plane + (firstRow + 2 * r) * width
                 // The next channel's row asked for ahead, as in `PhaseSplitConvolution`.
-                if c + 1 < channels.upperBound { prefetch(plane + (height + firstRow + r) * width, count: width) }
-                splitIntoEightPhases(plane + (firstRow + r) * width, width: width, into: split + 8 * r * phaseWidth, phaseWidth: phaseWidth)
+                if c + 1 < channels.upperBound { prefetch(source + height * width, count: width) }
+                oddColumns(source, count: oddCount, into: odd)
+                splitIntoPhases(odd, width: oddCount, into: split + 4 * r * phaseWidth, phaseWidth: phaseWidth)
             }
             // Tile rows in order: a row's stores past its last tile land in the next row, or the
             // next channel's first, each written after.
             let destination = UnsafeMutableRawPointer(transformed + (c - channels.lowerBound) * tiles)
             for tileRow in 0..<tileRows {
-                let rowBase = UnsafeRawPointer(split + 8 * 8 * tileRow * phaseWidth)
+                let rowBase = UnsafeRawPointer(split + 4 * 4 * tileRow * phaseWidth)
                 let destinationRow = destination + 4 * tileRow * tileColumns
                 var column = 0
                 while column < tileColumns {
@@ -60,21 +64,36 @@ extension WinogradConvolution {
     }
 }
 
+/// `odd[k] = row[2k + 1]` for `k < count`, sixteen at a time.
+@inline(__always)
+private func oddColumns(_ row: UnsafePointer<Float>, count: Int, into odd: UnsafeMutablePointer<Float>) {
+    var k = 0
+    while 2 &* k &+ 32 <= 2 &* count {
+        let pairs = UnsafeRawPointer(row + 2 &* k).loadUnaligned(as: SIMD32<Float>.self)
+        UnsafeMutableRawPointer(odd + k).storeBytes(of: pairs.oddHalf, as: SIMD16<Float>.self)
+        k &+= 16
+    }
+    while k < count {
+        odd[k] = row[2 &* k &+ 1]
+        k &+= 1
+    }
+}
+
 /// `V = Bᵀ d B` for one vector of neighbouring tiles (`V.scalarCount` of them): their five rows are
-/// split rows 0, 2, 4, 6 and 8 from `phases` (8 · phaseWidth floats a split row), their columns `t`
-/// the column phases `2t` (0 at index + 1 for t = 4); into the 25 planes at `destination`,
-/// `planeStride` floats apart. d B goes through `rows`, as in `transformGroup`.
+/// the split rows from `phases` on (4 · phaseWidth floats a row), their columns `t` the column
+/// phases `t mod 4` (index + 1 for t = 4); into the 25 planes at `destination`, `planeStride` floats
+/// apart. d B goes through `rows`, as in `transformGroup`.
 @inline(__always)
 private func transformPhaseGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int,
                                                 rows: UnsafeMutableRawPointer, into destination: UnsafeMutableRawPointer,
                                                 planeStride: Int) {
     let size = MemoryLayout<V>.size
     for s in 0..<5 {
-        let row = phases + 4 &* (8 &* 2 &* s &* phaseWidth)
+        let row = phases + 4 &* (4 &* s &* phaseWidth)
         @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
             row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
         }
-        store(inputTransform((d(0, 0), d(2, 0), d(4, 0), d(6, 0), d(0, 1))), at: rows + 5 &* size &* s, stride: size)
+        store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1))), at: rows + 5 &* size &* s, stride: size)
     }
     // Column t of Bᵀ (d B) is Bᵀ applied to column t of d B: ξ = 5s + t.
     let planeBytes = 4 &* planeStride, stride = 5 &* planeBytes
@@ -130,43 +149,4 @@ enum FivePoints: OutputPoints {
          0.25 * m.1 + m.2 + 4 * m.3,
          0.125 * m.1 - m.2 + 8 * m.3 + m.4)
     }
-}
-
-/// The columns of one input row by phase modulo 8: `phases[k · phaseWidth + m] = row[8m + k − 1]`
-/// (the padded row's column 8m + k), for the row's `width` columns; the other entries are left
-/// alone.
-///
-/// Thirty-two columns at a time, from column 0: of the columns x … x + 31, those j, j + 8, j + 16
-/// and j + 24 after x go to phase (x + 1 + j) mod 8, four neighbours from index (x + 1 + j) / 8. The
-/// last thirty-two end at the row's end, overlapping the ones before, as in `splitIntoPhases`.
-@inline(__always)
-private func splitIntoEightPhases(_ row: UnsafePointer<Float>, width: Int, into phases: UnsafeMutablePointer<Float>, phaseWidth: Int) {
-    guard width >= 32 else {
-        for x in 0..<width { phases[((x &+ 1) & 7) &* phaseWidth &+ ((x &+ 1) >> 3)] = row[x] }
-        return
-    }
-    let raw = UnsafeMutableRawPointer(phases)
-    @inline(__always) func split(_ x: Int) {
-        let block = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD32<Float>.self)
-        let (evens, odds) = (block.evenHalf, block.oddHalf)
-        let (j0mod4, j2mod4, j1mod4, j3mod4) = (evens.evenHalf, evens.oddHalf, odds.evenHalf, odds.oddHalf)
-        @inline(__always) func store(_ j: Int, _ columns: SIMD4<Float>) {
-            let padded = x &+ 1 &+ j
-            raw.storeBytes(of: columns, toByteOffset: 4 &* ((padded & 7) &* phaseWidth &+ (padded >> 3)), as: SIMD4<Float>.self)
-        }
-        store(0, j0mod4.evenHalf)
-        store(4, j0mod4.oddHalf)
-        store(2, j2mod4.evenHalf)
-        store(6, j2mod4.oddHalf)
-        store(1, j1mod4.evenHalf)
-        store(5, j1mod4.oddHalf)
-        store(3, j3mod4.evenHalf)
-        store(7, j3mod4.oddHalf)
-    }
-    var x = 0
-    while x &+ 32 < width {
-        split(x)
-        x &+= 32
-    }
-    split(width &- 32)
 }
