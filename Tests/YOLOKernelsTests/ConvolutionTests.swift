@@ -44,9 +44,10 @@ import YOLOModel
         cases.append(Case(inputChannels: 64, outputChannels: 64, kernelSize: 3, stride: 1, groups: 1, height: 40, width: 30))
         // Stride 2 from 32 input channels: the corner taps by Winograd F(4×4, 2×2), the other five by the
         // phase split, added to them. Outputs that are not multiples of 4 (partial tiles), one tile,
-        // rows of 8 or 16 columns that split into eight phases one by one or in blocks of 32, tile rows
-        // ending in a partial vector (75 columns: 19 tiles), several blocks, and one block of three tile
-        // rows (in shares of the channels on two or three threads).
+        // rows whose odd columns (0 to 75 of them) are gathered and split into four phases one by one
+        // or sixteen at a time, tile rows ending in a partial vector (75 output columns: 19 tiles),
+        // several blocks, and one block of three tile rows (in shares of the channels on two or three
+        // threads).
         for (height, width) in [(1, 1), (3, 5), (8, 8), (17, 30), (24, 150), (90, 40), (41, 33), (24, 64)] {
             cases.append(Case(inputChannels: 32, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: height, width: width))
         }
