@@ -132,7 +132,7 @@ extension WinogradConvolution {
         let phaseWidth = buffers.splitWidth, rowCount = buffers.splitRows
         let splitTensor = Tensor(uninitializedShape: [rowCount, 4, phaseWidth])
         let split = splitTensor.data
-        // d B of one vector of tiles: 6 × 6 vectors (`transformGroup`).
+        // d B of one vector of tiles: 6 × 6 vectors (`transformSixPointGroup`).
         let rows = UnsafeMutableRawPointer.allocate(byteCount: 36 * 64, alignment: 64)
         defer {
             rows.deallocate()
@@ -151,18 +151,8 @@ extension WinogradConvolution {
             for tileRow in 0..<tileRows {
                 let rowBase = UnsafeRawPointer(split + 4 * (4 * tileRow) * phaseWidth)
                 let destinationRow = UnsafeMutableRawPointer(transformed + (c - channels.lowerBound) * tiles + tileRow * tileColumns)
-                var column = 0
-                while column < tileColumns {
-                    if tileColumns - column > 8 {
-                        transformGroup(SIMD16<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
-                                       into: destinationRow + 4 * column, planeStride: planeStride)
-                        column += 16
-                    } else {
-                        transformGroup(SIMD8<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
-                                       into: destinationRow + 4 * column, planeStride: planeStride)
-                        column += 8
-                    }
-                }
+                transformTileRow(SixPoints.self, rowBase, tileColumns: tileColumns, phaseWidth: phaseWidth, rows: rows,
+                                 into: destinationRow, planeStride: planeStride)
             }
         }
     }
@@ -194,7 +184,7 @@ extension WinogradConvolution {
         }
     }
 
-    private func transformOutput<Points: OutputPoints>(
+    private func transformOutput<Points: WinogradPoints>(
         _: Points.Type, _ products: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
         tileRows: Int, tileColumns: Int, buffers: BlockBuffers, into output: UnsafeMutablePointer<Float>
     ) {
@@ -263,7 +253,7 @@ extension WinogradConvolution {
 /// the registers hold, and each is read back whole from where it was stored, so its loads are
 /// forwarded from the stores.
 @inline(__always)
-private func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
+private func transformSixPointGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
                                            into destination: UnsafeMutableRawPointer, planeStride: Int) {
     let size = MemoryLayout<V>.size
     for i in 0..<6 {
@@ -310,15 +300,48 @@ private typealias Six = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>,
 /// Four vectors of eight tiles: a column of their 4×4 outputs, or a row.
 typealias Four = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
-/// The output transform `Y = Aᵀ M A` of eight neighbouring tiles, for a number of points.
-protocol OutputPoints {
+/// The transforms of one Winograd form, by its number of points: the input transform of a vector
+/// of neighbouring tiles of a tile row, and the output transform of eight.
+protocol WinogradPoints {
+    /// `V = Bᵀ d B` for `V.scalarCount` neighbouring tiles, from the split rows at `phases` (four
+    /// column phases of `phaseWidth` floats a row) into the planes at `destination`, `planeStride`
+    /// floats apart, through `rows` (a vector for each of the tile's values).
+    static func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
+                                              into destination: UnsafeMutableRawPointer, planeStride: Int)
     /// The four columns of the tiles' 4×4 outputs (each four rows) from their `M_ξ` at `source`,
     /// `planeStride` floats apart.
     static func outputColumns(_ source: UnsafePointer<Float>, planeStride: Int) -> (Four, Four, Four, Four)
 }
 
+/// The input transform of a tile row's `tileColumns` tiles, sixteen at a time, a row's last eight or
+/// fewer as a vector of eight (see `transformTiles`), into the row's floats of the planes at
+/// `destinationRow`.
+@inline(__always)
+func transformTileRow<Points: WinogradPoints>(_: Points.Type, _ rowBase: UnsafeRawPointer, tileColumns: Int, phaseWidth: Int,
+                                              rows: UnsafeMutableRawPointer, into destinationRow: UnsafeMutableRawPointer,
+                                              planeStride: Int) {
+    var column = 0
+    while column < tileColumns {
+        if tileColumns - column > 8 {
+            Points.transformGroup(SIMD16<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
+                                  into: destinationRow + 4 * column, planeStride: planeStride)
+            column += 16
+        } else {
+            Points.transformGroup(SIMD8<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
+                                  into: destinationRow + 4 * column, planeStride: planeStride)
+            column += 8
+        }
+    }
+}
+
 /// F(4×4, 3×3)'s six points.
-enum SixPoints: OutputPoints {
+enum SixPoints: WinogradPoints {
+    @inline(__always)
+    static func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
+                                              into destination: UnsafeMutableRawPointer, planeStride: Int) {
+        transformSixPointGroup(V.self, phases, phaseWidth: phaseWidth, rows: rows, into: destination, planeStride: planeStride)
+    }
+
     @inline(__always)
     static func outputColumns(_ source: UnsafePointer<Float>, planeStride: Int) -> (Four, Four, Four, Four) {
         // Row i of M times A, for the six rows; then Aᵀ down each of the four columns.

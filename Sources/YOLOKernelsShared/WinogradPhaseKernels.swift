@@ -46,19 +46,8 @@ extension WinogradConvolution {
             let destination = UnsafeMutableRawPointer(transformed + (c - channels.lowerBound) * tiles)
             for tileRow in 0..<tileRows {
                 let rowBase = UnsafeRawPointer(split + 4 * 4 * tileRow * phaseWidth)
-                let destinationRow = destination + 4 * tileRow * tileColumns
-                var column = 0
-                while column < tileColumns {
-                    if tileColumns - column > 8 {
-                        transformPhaseGroup(SIMD16<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
-                                            into: destinationRow + 4 * column, planeStride: planeStride)
-                        column += 16
-                    } else {
-                        transformPhaseGroup(SIMD8<Float>.self, rowBase + 4 * column, phaseWidth: phaseWidth, rows: rows,
-                                            into: destinationRow + 4 * column, planeStride: planeStride)
-                        column += 8
-                    }
-                }
+                transformTileRow(FivePoints.self, rowBase, tileColumns: tileColumns, phaseWidth: phaseWidth, rows: rows,
+                                 into: destination + 4 * tileRow * tileColumns, planeStride: planeStride)
             }
         }
     }
@@ -82,7 +71,7 @@ private func oddColumns(_ row: UnsafePointer<Float>, count: Int, into odd: Unsaf
 /// `V = Bᵀ d B` for one vector of neighbouring tiles (`V.scalarCount` of them): their five rows are
 /// the split rows from `phases` on (4 · phaseWidth floats a row), their columns `t` the column
 /// phases `t mod 4` (index + 1 for t = 4); into the 25 planes at `destination`, `planeStride` floats
-/// apart. d B goes through `rows`, as in `transformGroup`.
+/// apart. d B goes through `rows`, as in `transformSixPointGroup`.
 @inline(__always)
 private func transformPhaseGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int,
                                                 rows: UnsafeMutableRawPointer, into destination: UnsafeMutableRawPointer,
@@ -126,7 +115,13 @@ private func inputTransform<V: TileVector>(_ d: (V, V, V, V, V)) -> (V, V, V, V,
 }
 
 /// F(4×4, 2×2)'s five points (0, ½, −1, 2, ∞).
-enum FivePoints: OutputPoints {
+enum FivePoints: WinogradPoints {
+    @inline(__always)
+    static func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
+                                              into destination: UnsafeMutableRawPointer, planeStride: Int) {
+        transformPhaseGroup(V.self, phases, phaseWidth: phaseWidth, rows: rows, into: destination, planeStride: planeStride)
+    }
+
     @inline(__always)
     static func outputColumns(_ source: UnsafePointer<Float>, planeStride: Int) -> (Four, Four, Four, Four) {
         // Row s of M times A, for the five rows; then Aᵀ down each of the four columns.
