@@ -25,6 +25,9 @@ package struct PhaseSplitConvolution: Sendable {
     /// `[C_out, taps · C_in]`, column `i · C_in + c` = PyTorch's `weight[o][c][tap / 3][tap % 3]` for
     /// `tap = taps[i]`.
     package let filters: PackedMatrix
+    /// Whether `taps` has a corner (`ky` and `kx` both even). Without one, the input rows of parity 0
+    /// are read only at `kx = 1`, their even columns, and the split writes nothing else of them.
+    package let readsCorners: Bool
 
     /// The five taps that are not corners, which run beside `WinogradConvolution`'s corner taps.
     package static let edgeAndCentreTaps = [1, 3, 4, 5, 7]
@@ -36,6 +39,7 @@ package struct PhaseSplitConvolution: Sendable {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
         self.taps = taps
+        readsCorners = taps.contains { tap in (tap / 3) % 2 == 0 && (tap % 3) % 2 == 0 }
         filters = weights.withUnsafeBufferPointer { weights in
             PackedMatrix(rows: outputChannels, depth: taps.count * inputChannels) { o, row in
                 for c in 0..<inputChannels {

@@ -85,15 +85,22 @@ extension PhaseSplitConvolution {
                     let odd = phases + ((a * 2) * inputChannels + c) * planeSize
                     let y = 2 * (firstPhaseRow + i) + a - 1
                     let evenRow = even + i * phaseWidth, oddRow = odd + i * phaseWidth
+                    // Without the corner taps, phase (0, 0) is never read.
+                    let evenColumnsOnly = a == 0 && !readsCorners
                     guard y >= 0 && y < height else {
                         evenRow.update(repeating: 0, count: phaseWidth)
-                        oddRow.update(repeating: 0, count: phaseWidth)
+                        if !evenColumnsOnly { oddRow.update(repeating: 0, count: phaseWidth) }
                         continue
                     }
                     let source = input + (c * height + y) * width
                     // The next channel's row, a plane away, asked for while this one is split: each
                     // channel's rows are a short run the hardware prefetchers find late.
                     if c + 1 < inputChannels { prefetch(source + height * width, count: width) }
+                    if evenColumnsOnly {
+                        everyOtherColumn(source, width: width, from: 0, into: evenRow)
+                        (evenRow + evens).update(repeating: 0, count: phaseWidth - evens)
+                        continue
+                    }
                     oddRow[0] = 0
                     deinterleave(source, count: width, evens: evenRow, odds: oddRow + 1)
                     (evenRow + evens).update(repeating: 0, count: phaseWidth - evens)
@@ -117,19 +124,42 @@ extension PhaseSplitConvolution {
                         planes + ((a * 3 + kx) * inputChannels + c) * planeSize + i * outputWidth
                     }
                     let y = 2 * (firstRow + i) + a - 1
+                    // Without the corner taps, planes (0, 0) and (0, 2) are never read.
+                    let evenColumnsOnly = a == 0 && !readsCorners
                     guard y >= 0 && y < height else {
-                        for kx in 0..<3 { row(kx).update(repeating: 0, count: outputWidth) }
+                        for kx in evenColumnsOnly ? 1..<2 : 0..<3 { row(kx).update(repeating: 0, count: outputWidth) }
                         continue
                     }
                     let source = input + (c * height + y) * width
                     // As in `splitIntoPhases`.
                     if c + 1 < inputChannels { prefetch(source + height * width, count: width) }
+                    if evenColumnsOnly {
+                        everyOtherColumn(source, width: width, from: 0, into: row(1))
+                        continue
+                    }
                     row(0)[0] = 0
                     deinterleave(source, count: width, evens: row(1), odds: row(2), oddsAgain: row(0) + 1, limit: outputWidth - 1)
                     (row(2) + odds).update(repeating: 0, count: outputWidth - odds)
                 }
             }
         }
+    }
+}
+
+/// `destination[k] = row[first + 2k]` for every such column of the row's `width`, sixteen at a time;
+/// reads nothing past `row[width − 1]`. (The even columns of a phase-split row whose odd ones are
+/// not read; the odd columns of the stride-2 Winograd transform's rows.)
+@inline(__always)
+func everyOtherColumn(_ row: UnsafePointer<Float>, width: Int, from first: Int, into destination: UnsafeMutablePointer<Float>) {
+    var k = 0
+    while first &+ 2 &* k &+ 32 <= width {
+        let pairs = UnsafeRawPointer(row + (first &+ 2 &* k)).loadUnaligned(as: SIMD32<Float>.self)
+        UnsafeMutableRawPointer(destination + k).storeBytes(of: pairs.evenHalf, as: SIMD16<Float>.self)
+        k &+= 16
+    }
+    while first &+ 2 &* k < width {
+        destination[k] = row[first &+ 2 &* k]
+        k &+= 1
     }
 }
 

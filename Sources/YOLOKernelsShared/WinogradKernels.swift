@@ -132,7 +132,7 @@ extension WinogradConvolution {
         let phaseWidth = buffers.splitWidth, rowCount = buffers.splitRows
         let splitTensor = Tensor(uninitializedShape: [rowCount, 4, phaseWidth])
         let split = splitTensor.data
-        // d B of one vector of tiles: 6 × 6 vectors (`transformSixPointGroup`).
+        // d B of one vector of tiles: 6 × 6 vectors (`SixPoints.transformGroup`).
         let rows = UnsafeMutableRawPointer.allocate(byteCount: 36 * 64, alignment: 64)
         defer {
             rows.deallocate()
@@ -247,30 +247,6 @@ extension WinogradConvolution {
     }
 }
 
-/// `V = Bᵀ d B` for one vector of neighbouring tiles of a tile row (`V.scalarCount` of them), from
-/// the phases of its six input rows at `phases` (`4 · phaseWidth` floats a row) into the 36 planes
-/// at `destination`, `planeStride` floats apart. d B goes through `rows`: 36 vectors are more than
-/// the registers hold, and each is read back whole from where it was stored, so its loads are
-/// forwarded from the stores.
-@inline(__always)
-private func transformSixPointGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
-                                           into destination: UnsafeMutableRawPointer, planeStride: Int) {
-    let size = MemoryLayout<V>.size
-    for i in 0..<6 {
-        let row = phases + 4 &* (4 &* i &* phaseWidth)
-        @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
-            row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
-        }
-        store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1))), at: rows + 6 &* size &* i, stride: size)
-    }
-    // Column b of Bᵀ (d B) is Bᵀ applied to column b of d B: ξ = 6a + b.
-    let planeBytes = 4 &* planeStride, stride = 6 &* planeBytes
-    for b in 0..<6 {
-        @inline(__always) func dB(_ i: Int) -> V { rows.load(fromByteOffset: size &* (6 &* i &+ b), as: V.self) }
-        store(inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4), dB(5))), at: destination + b &* planeBytes, stride: stride)
-    }
-}
-
 /// The six vectors `values` at `destination`, `stride` bytes apart.
 @inline(__always)
 private func store<V: SIMD>(_ values: (V, V, V, V, V, V), at destination: UnsafeMutableRawPointer, stride: Int) {
@@ -336,10 +312,28 @@ func transformTileRow<Points: WinogradPoints>(_: Points.Type, _ rowBase: UnsafeR
 
 /// F(4×4, 3×3)'s six points.
 enum SixPoints: WinogradPoints {
+    /// `V = Bᵀ d B` for one vector of neighbouring tiles of a tile row (`V.scalarCount` of them), from
+    /// the phases of its six input rows at `phases` (`4 · phaseWidth` floats a row) into the 36 planes
+    /// at `destination`, `planeStride` floats apart. d B goes through `rows`: 36 vectors are more than
+    /// the registers hold, and each is read back whole from where it was stored, so its loads are
+    /// forwarded from the stores.
     @inline(__always)
     static func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
                                               into destination: UnsafeMutableRawPointer, planeStride: Int) {
-        transformSixPointGroup(V.self, phases, phaseWidth: phaseWidth, rows: rows, into: destination, planeStride: planeStride)
+        let size = MemoryLayout<V>.size
+        for i in 0..<6 {
+            let row = phases + 4 &* (4 &* i &* phaseWidth)
+            @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
+                row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
+            }
+            store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1), d(1, 1))), at: rows + 6 &* size &* i, stride: size)
+        }
+        // Column b of Bᵀ (d B) is Bᵀ applied to column b of d B: ξ = 6a + b.
+        let planeBytes = 4 &* planeStride, stride = 6 &* planeBytes
+        for b in 0..<6 {
+            @inline(__always) func dB(_ i: Int) -> V { rows.load(fromByteOffset: size &* (6 &* i &+ b), as: V.self) }
+            store(inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4), dB(5))), at: destination + b &* planeBytes, stride: stride)
+        }
     }
 
     @inline(__always)

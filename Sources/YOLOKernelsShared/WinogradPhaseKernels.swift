@@ -9,7 +9,7 @@ extension WinogradConvolution {
     /// plane's last channel zeroed first. Whole vectors are stored, as in `transformTiles`.
     ///
     /// Tile `(i, j)` reads `P`'s rows `4i + s` and columns `4j + t`, `s, t < 5`: each of `P`'s rows,
-    /// the input's odd columns of one of its rows (`oddColumns`), is split into four column phases
+    /// the input's odd columns of one of its rows (`everyOtherColumn`), is split into four column phases
     /// as `transformTiles` splits a row, and the tile's column `t` is phase `t mod 4` at index `j`
     /// (`j + 1` for `t = 4`): neighbouring tiles are neighbouring floats.
     func transformPhaseTiles(_ input: UnsafePointer<Float>, height: Int, width: Int, channels: Range<Int>, firstTileRow: Int,
@@ -21,7 +21,7 @@ extension WinogradConvolution {
         precondition(oddCount + 16 <= buffers.oddRowFloats, "a row of \(width) for \(tileColumns) tiles")
         let splitTensor = Tensor(uninitializedShape: [buffers.splitFloats])
         let split = splitTensor.data, odd = split + rowCount * 4 * phaseWidth
-        // d B of one vector of tiles: 5 × 5 vectors (`transformPhaseGroup`).
+        // d B of one vector of tiles: 5 × 5 vectors (`FivePoints.transformGroup`).
         let rows = UnsafeMutableRawPointer.allocate(byteCount: 25 * 64, alignment: 64)
         defer {
             rows.deallocate()
@@ -38,7 +38,7 @@ extension WinogradConvolution {
                 let source = plane + (firstRow + 2 * r) * width
                 // The next channel's row asked for ahead, as in `PhaseSplitConvolution`.
                 if c + 1 < channels.upperBound { prefetch(source + height * width, count: width) }
-                oddColumns(source, count: oddCount, into: odd)
+                everyOtherColumn(source, width: width, from: 1, into: odd)
                 splitIntoPhases(odd, width: oddCount, into: split + 4 * r * phaseWidth, phaseWidth: phaseWidth)
             }
             // Tile rows in order: a row's stores past its last tile land in the next row, or the
@@ -50,45 +50,6 @@ extension WinogradConvolution {
                                  into: destination + 4 * tileRow * tileColumns, planeStride: planeStride)
             }
         }
-    }
-}
-
-/// `odd[k] = row[2k + 1]` for `k < count`, sixteen at a time.
-@inline(__always)
-private func oddColumns(_ row: UnsafePointer<Float>, count: Int, into odd: UnsafeMutablePointer<Float>) {
-    var k = 0
-    while 2 &* k &+ 32 <= 2 &* count {
-        let pairs = UnsafeRawPointer(row + 2 &* k).loadUnaligned(as: SIMD32<Float>.self)
-        UnsafeMutableRawPointer(odd + k).storeBytes(of: pairs.oddHalf, as: SIMD16<Float>.self)
-        k &+= 16
-    }
-    while k < count {
-        odd[k] = row[2 &* k &+ 1]
-        k &+= 1
-    }
-}
-
-/// `V = Bᵀ d B` for one vector of neighbouring tiles (`V.scalarCount` of them): their five rows are
-/// the split rows from `phases` on (4 · phaseWidth floats a row), their columns `t` the column
-/// phases `t mod 4` (index + 1 for t = 4); into the 25 planes at `destination`, `planeStride` floats
-/// apart. d B goes through `rows`, as in `transformSixPointGroup`.
-@inline(__always)
-private func transformPhaseGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int,
-                                                rows: UnsafeMutableRawPointer, into destination: UnsafeMutableRawPointer,
-                                                planeStride: Int) {
-    let size = MemoryLayout<V>.size
-    for s in 0..<5 {
-        let row = phases + 4 &* (4 &* s &* phaseWidth)
-        @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
-            row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
-        }
-        store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1))), at: rows + 5 &* size &* s, stride: size)
-    }
-    // Column t of Bᵀ (d B) is Bᵀ applied to column t of d B: ξ = 5s + t.
-    let planeBytes = 4 &* planeStride, stride = 5 &* planeBytes
-    for t in 0..<5 {
-        @inline(__always) func dB(_ s: Int) -> V { rows.load(fromByteOffset: size &* (5 &* s &+ t), as: V.self) }
-        store(inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4))), at: destination + t &* planeBytes, stride: stride)
     }
 }
 
@@ -116,10 +77,27 @@ private func inputTransform<V: TileVector>(_ d: (V, V, V, V, V)) -> (V, V, V, V,
 
 /// F(4×4, 2×2)'s five points (0, ½, −1, 2, ∞).
 enum FivePoints: WinogradPoints {
+    /// `V = Bᵀ d B` for one vector of neighbouring tiles (`V.scalarCount` of them): their five rows are
+    /// the split rows from `phases` on (4 · phaseWidth floats a row), their columns `t` the column
+    /// phases `t mod 4` (index + 1 for t = 4); into the 25 planes at `destination`, `planeStride` floats
+    /// apart. d B goes through `rows`, as in `SixPoints.transformGroup`.
     @inline(__always)
     static func transformGroup<V: TileVector>(_: V.Type, _ phases: UnsafeRawPointer, phaseWidth: Int, rows: UnsafeMutableRawPointer,
                                               into destination: UnsafeMutableRawPointer, planeStride: Int) {
-        transformPhaseGroup(V.self, phases, phaseWidth: phaseWidth, rows: rows, into: destination, planeStride: planeStride)
+        let size = MemoryLayout<V>.size
+        for s in 0..<5 {
+            let row = phases + 4 &* (4 &* s &* phaseWidth)
+            @inline(__always) func d(_ phase: Int, _ offset: Int) -> V {
+                row.loadUnaligned(fromByteOffset: 4 &* (phase &* phaseWidth &+ offset), as: V.self)
+            }
+            store(inputTransform((d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(0, 1))), at: rows + 5 &* size &* s, stride: size)
+        }
+        // Column t of Bᵀ (d B) is Bᵀ applied to column t of d B: ξ = 5s + t.
+        let planeBytes = 4 &* planeStride, stride = 5 &* planeBytes
+        for t in 0..<5 {
+            @inline(__always) func dB(_ s: Int) -> V { rows.load(fromByteOffset: size &* (5 &* s &+ t), as: V.self) }
+            store(inputTransform((dB(0), dB(1), dB(2), dB(3), dB(4))), at: destination + t &* planeBytes, stride: stride)
+        }
     }
 
     @inline(__always)

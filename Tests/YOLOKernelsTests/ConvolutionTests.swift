@@ -47,8 +47,9 @@ import YOLOModel
         // rows whose odd columns (0 to 75 of them) are gathered and split into four phases one by one
         // or sixteen at a time, tile rows ending in a partial vector (75 output columns: 19 tiles),
         // several blocks, and one block of three tile rows (in shares of the channels on two or three
-        // threads).
-        for (height, width) in [(1, 1), (3, 5), (8, 8), (17, 30), (24, 150), (90, 40), (41, 33), (24, 64)] {
+        // threads). The five other taps' split writes only the even columns of even-parity rows: runs
+        // of positions, and rows of whole vectors (64 outputs wide: rows with 8- and 16-float vectors).
+        for (height, width) in [(1, 1), (3, 5), (8, 8), (17, 30), (24, 150), (90, 40), (41, 33), (24, 64), (9, 128)] {
             cases.append(Case(inputChannels: 32, outputChannels: 16, kernelSize: 3, stride: 2, groups: 1, height: height, width: width))
         }
         // One block of three tile rows: on two or three threads, in shares of the channels (9 inputs:
