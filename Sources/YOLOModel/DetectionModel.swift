@@ -74,11 +74,16 @@ package final class DetectionModel: Sendable {
     ///
     /// - Parameter endToEnd: run the head's one-to-one branches (Ultralytics' `nms=False`) instead of
     ///   the one-to-many ones: the predictions' boxes are then `x1, y1, x2, y2`. Throws when the head has none.
-    package func run(_ input: Tensor, endToEnd: Bool = false, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
+    ///
+    /// `input` is taken over: a caller that passes its last reference (`consume`) gets the tensor's
+    /// storage back into the buffer pool as soon as the first layer has read it, for the layers
+    /// after it (where it would otherwise be fresh pages, each a fault and a zero-fill, in a
+    /// process's first pass).
+    package func run(_ input: consuming Tensor, endToEnd: Bool = false, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
         guard !endToEnd || hasEndToEndHead else { throw ModelError.noEndToEndHead(file: file) }
         try validate(input)
         var outputs = [FeatureMap?](repeating: nil, count: layers.count)
-        var previous = FeatureMap(input)
+        var previous = FeatureMap(consume input)
         var prototypes: Tensor?
         for layer in layers {
             let inputs = layer.from.map { source -> FeatureMap in
