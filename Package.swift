@@ -54,8 +54,10 @@ let package = Package(
         .target(name: "CSystemCalls"),
         .target(name: "YOLOFileSystem", dependencies: ["CSystemCalls"]),
 
-        // The engine.
-        .target(name: "YOLOTensor"),
+        // The engine. Tensors take their storage from one arena (`BufferPool`), which tells
+        // AddressSanitizer which of its ranges no tensor holds.
+        .target(name: "CAddressSanitizer"),
+        .target(name: "YOLOTensor", dependencies: ["CAddressSanitizer"]),
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
@@ -93,6 +95,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "YOLOFileSystemTests", dependencies: ["YOLOFileSystem", "TestSupport"]),
+        .testTarget(name: "YOLOTensorTests", dependencies: ["YOLOTensor", "CAddressSanitizer"]),
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "YOLOKernelSets", "YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOImageTests", dependencies: ["YOLOImage", "TestSupport"]),

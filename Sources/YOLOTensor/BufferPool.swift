@@ -1,12 +1,29 @@
+import CAddressSanitizer
 import Foundation
 
-/// Recycles tensor storage, so that repeated forward passes reuse the buffers of the previous one
-/// instead of mapping fresh pages (each new page costs a fault and a kernel zero-fill).
+/// Tensor storage: one arena of address space, reserved once, from which each request is carved
+/// and to which it returns, so that a forward pass touches about as much memory as it holds at
+/// once, and the passes after it touch no new memory at all.
 ///
-/// A request takes the smallest free buffer that holds it and is at most twice its size (best fit),
-/// so buffers serve tensors of other shapes too and the pool stays near the peak live set of one
-/// forward pass. Free buffers are kept up to `capacityBytes` in total; beyond that they go back to
-/// the system. Thread-safe: one pool serves every thread.
+/// Every page a process touches for the first time costs a fault and a zero-fill (1.2 µs a page on
+/// the virtual machines measured, docs/performance.md), and stays in its resident memory. The
+/// buffer pool before this one kept whole buffers and lent each to a request of at most its size
+/// and at least half of it: YOLO11n's first pass on bus.jpg took 30.3 MB of fresh buffers, two
+/// and a half times the 11.7 MB that best fit over one range needs (the requests' record replayed
+/// against both). Here a request takes the smallest free range that holds it, from its start
+/// (best fit), and what it leaves stays free; a range given back merges with the free ranges
+/// beside it. Sizes are whole pages, so that every tensor starts on a page, as before.
+///
+/// The arena is reserved without access (`PROT_NONE`: no memory, no commit charge) and made
+/// readable and writable as its top grows, in steps of `commitStep`. Where the reservation fails
+/// (a limit on address space) or is full, a request gets a buffer of its own from the allocator,
+/// freed when given back. Free ranges are kept up to `capacityBytes` in total; beyond that, the
+/// free range at the top is given back to the system (`MADV_DONTNEED`) and the top lowered.
+/// Thread-safe: one arena serves every thread.
+///
+/// In a build with AddressSanitizer every byte no tensor holds is poisoned: the rest of a tensor's
+/// last page, and every free range, so that a kernel that reads or writes past its tensor is
+/// reported, as past the end of a malloc'ed block.
 package final class BufferPool: Sendable {
     package static let shared = BufferPool(capacityBytes: 128 << 20)
 
@@ -16,22 +33,58 @@ package final class BufferPool: Sendable {
         package let capacity: Int
     }
 
+    /// The arena's bytes from `offset`, `size` of them.
+    private struct Span {
+        var offset: Int
+        var size: Int
+        var end: Int { offset + size }
+    }
+
     private struct State {
-        /// Sorted by capacity.
-        var free: [Buffer] = []
+        /// The free ranges below `top`, sorted by offset, none adjacent to another.
+        var free: [Span] = []
         var freeBytes = 0
+        /// The arena's bytes in use or free; above it, untouched.
+        var top = 0
+        /// The arena's bytes made readable and writable.
+        var committed = 0
         var liveBytes = 0
         var peakLiveBytes = 0
     }
 
     // NSLock (a pthread mutex) rather than Synchronization.Mutex: ThreadSanitizer sees it, so the
-    // hand-over of a buffer from one thread to the next is not reported as a race.
+    // hand-over of a range from one thread to the next is not reported as a race.
     private let lock = NSLock()
     nonisolated(unsafe) private var state = State()
     package let capacityBytes: Int
+    /// The reservation: `reserved` bytes from `base` (0 where none could be made).
+    nonisolated(unsafe) private let base: UnsafeMutableRawPointer?
+    private let reserved: Int
+    /// How far the readable and writable part grows at a time.
+    private let commitStep = 4 << 20
+    private static let pageSize = 4096
 
-    package init(capacityBytes: Int) {
+    /// - Parameter reservingBytes: the address space to reserve; by default twice the machine's
+    ///   memory (at least 1 GiB, at most 1 TiB), halved until the system grants it.
+    package init(capacityBytes: Int, reservingBytes: Int? = nil) {
         self.capacityBytes = capacityBytes
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        var size = reservingBytes ?? min(max(2 * physical, 1 << 30), 1 << 40)
+        var mapped: UnsafeMutableRawPointer?
+        while size >= 64 << 20 {
+            let address = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            if let address, address != MAP_FAILED {
+                mapped = address
+                break
+            }
+            size /= 2
+        }
+        base = mapped
+        reserved = mapped == nil ? 0 : size
+    }
+
+    deinit {
+        if let base { munmap(base, reserved) }
     }
 
     private func withState<T>(_ body: (inout State) -> T) -> T {
@@ -40,52 +93,118 @@ package final class BufferPool: Sendable {
         return body(&state)
     }
 
-    /// A 64-byte-aligned buffer of at least `byteCount` bytes, contents unspecified.
+    /// A page-aligned buffer of at least `byteCount` bytes, contents unspecified.
     package func take(byteCount: Int) -> Buffer {
-        let capacity = (byteCount + 4095) / 4096 * 4096  // whole pages: neighbours in size share buffers
-        let recycled = withState { state -> Buffer? in
-            let first = state.free.partitioningIndex { $0.capacity >= byteCount }
-            let buffer: Buffer?
-            if first < state.free.count, state.free[first].capacity <= 2 * capacity {
-                state.freeBytes -= state.free[first].capacity
-                buffer = state.free.remove(at: first)
-            } else {
-                buffer = nil
-            }
-            state.liveBytes += buffer?.capacity ?? capacity
+        precondition(byteCount >= 0, "BufferPool: \(byteCount) bytes")
+        // Whole pages, and under AddressSanitizer at least a cache line past the end, poisoned.
+        let guardBytes = sy_address_sanitizer_enabled() != 0 ? 64 : 0
+        let size = max(1, (byteCount + guardBytes + Self.pageSize - 1) / Self.pageSize) * Self.pageSize
+        let offset = withState { state -> Int? in
+            guard let offset = carve(size, from: &state) else { return nil }
+            state.liveBytes += size
             state.peakLiveBytes = max(state.peakLiveBytes, state.liveBytes)
-            return buffer
+            return offset
         }
-        if let recycled { return recycled }
-        return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: Tensor.alignment), capacity: capacity)
+        guard let offset, let base else {
+            withState {
+                $0.liveBytes += size
+                $0.peakLiveBytes = max($0.peakLiveBytes, $0.liveBytes)
+            }
+            return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.pageSize), capacity: size)
+        }
+        let pointer = base + offset
+        sy_address_sanitizer_unpoison(pointer, byteCount)
+        sy_address_sanitizer_poison(pointer + byteCount, size - byteCount)
+        return Buffer(pointer: pointer, capacity: size)
+    }
+
+    /// The offset of `size` bytes for a request: the start of the smallest free range that holds
+    /// them, or the top (which first takes in a free range that reaches it); `nil` where the
+    /// reservation cannot hold them.
+    private func carve(_ size: Int, from state: inout State) -> Int? {
+        var best: Int?
+        for (index, span) in state.free.enumerated() where span.size >= size {
+            if best.map({ span.size < state.free[$0].size }) ?? true { best = index }
+        }
+        if let best {
+            let offset = state.free[best].offset
+            state.free[best].offset += size
+            state.free[best].size -= size
+            if state.free[best].size == 0 { state.free.remove(at: best) }
+            state.freeBytes -= size
+            return offset
+        }
+        var offset = state.top
+        if let last = state.free.last, last.end == state.top {
+            offset = last.offset
+            state.free.removeLast()
+            state.freeBytes -= last.size
+        }
+        let top = offset + size
+        guard base != nil, top <= reserved, commit(upTo: top, in: &state) else {
+            // Put back what was taken in.
+            if offset < state.top { insertFree(Span(offset: offset, size: state.top - offset), into: &state) }
+            return nil
+        }
+        state.top = top
+        return offset
+    }
+
+    /// Makes the arena readable and writable up to `end` at least; whether it could.
+    private func commit(upTo end: Int, in state: inout State) -> Bool {
+        guard end > state.committed, let base else { return true }
+        let target = min(reserved, (end + commitStep - 1) / commitStep * commitStep)
+        guard mprotect(base + state.committed, target - state.committed, PROT_READ | PROT_WRITE) == 0 else { return false }
+        state.committed = target
+        return true
     }
 
     /// Gives back a buffer from `take(byteCount:)`.
     package func give(_ buffer: Buffer) {
-        let kept = withState { state -> Bool in
+        guard let base, buffer.pointer >= base, buffer.pointer < base + reserved else {
+            withState { $0.liveBytes -= buffer.capacity }
+            buffer.pointer.deallocate()
+            return
+        }
+        sy_address_sanitizer_poison(buffer.pointer, buffer.capacity)
+        withState { state in
             state.liveBytes -= buffer.capacity
-            guard state.freeBytes + buffer.capacity <= capacityBytes else { return false }
-            state.free.insert(buffer, at: state.free.partitioningIndex { $0.capacity >= buffer.capacity })
-            state.freeBytes += buffer.capacity
-            return true
+            insertFree(Span(offset: buffer.pointer - base, size: buffer.capacity), into: &state)
+            // Past the capacity, the free range at the top goes back to the system (under the lock:
+            // once the top is lowered, the next request may take the range).
+            guard state.freeBytes > capacityBytes, let last = state.free.last, last.end == state.top else { return }
+            madvise(base + last.offset, last.size, MADV_DONTNEED)
+            state.free.removeLast()
+            state.freeBytes -= last.size
+            state.top = last.offset
         }
-        if !kept { buffer.pointer.deallocate() }
     }
 
-    /// Returns every free buffer to the system.
-    package func drain() {
-        let buffers = withState { state -> [Buffer] in
-            defer { state.free = []; state.freeBytes = 0 }
-            return state.free
+    /// Adds `span` to the free ranges, merged with those it touches.
+    private func insertFree(_ span: Span, into state: inout State) {
+        var span = span
+        state.freeBytes += span.size
+        var index = state.free.partitioningIndex { $0.offset >= span.offset }
+        if index < state.free.count, state.free[index].offset == span.end {
+            span.size += state.free[index].size
+            state.free.remove(at: index)
         }
-        for buffer in buffers { buffer.pointer.deallocate() }
+        if index > 0, state.free[index - 1].end == span.offset {
+            index -= 1
+            span = Span(offset: state.free[index].offset, size: state.free[index].size + span.size)
+            state.free.remove(at: index)
+        }
+        state.free.insert(span, at: index)
     }
 
-    /// Bytes held in free buffers now.
+    /// Bytes in free ranges now.
     package var freeBytes: Int { withState { $0.freeBytes } }
 
     /// Bytes in buffers handed out and not given back: now, and the most ever at once.
     package var liveBytes: (now: Int, peak: Int) { withState { ($0.liveBytes, $0.peakLiveBytes) } }
+
+    /// The arena's extent: the bytes below its top, in use or free (0 without a reservation).
+    package var arenaBytes: Int { withState { $0.top } }
 }
 
 extension Array {

@@ -1,6 +1,6 @@
 /// A dense float32 tensor in PyTorch's layout (NCHW for feature maps), stored contiguously.
 ///
-/// Storage is either owned (allocated here, 64-byte aligned, zero-filled) or borrowed from a
+/// Storage is either owned (from the tensor arena, `BufferPool`: page-aligned) or borrowed from a
 /// memory-mapped file that `keepAlive` holds open. A `Tensor` is a reference: the engine writes
 /// into the buffers it allocates, and never into borrowed ones.
 package final class Tensor: @unchecked Sendable {
@@ -53,9 +53,6 @@ package final class Tensor: @unchecked Sendable {
     deinit {
         if let storage { BufferPool.shared.give(storage) }
     }
-
-    /// The alignment of owned storage, in bytes: one cache line, and enough for any SIMD load.
-    package static let alignment = 64
 
     package var rank: Int { shape.count }
 
