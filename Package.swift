@@ -133,6 +133,9 @@ if Context.environment["SWIFTYOLO_DOCS"] == "1" {
 // never sees them and `swift build` here never builds them.
 //
 //   SWIFTYOLO_FUZZ=1        the libFuzzer targets (Fuzz/Sources; `make fuzz-build`)
+//   SWIFTYOLO_RELIABILITY=1 the whole-stack reliability runs: one Detector shared by many threads,
+//                           and a long run of mixed-size images watching resident memory
+//                           (Benchmarks/Reliability; Benchmarks/concurrency.sh and soak.sh)
 //   SWIFTYOLO_BENCHMARKS=1  the forward-pass worker of Benchmarks/peers.py (`make bench-peers`), the
 //                           mask-assembly timing (`make bench-masks`) and the kernel benchmarks
 //                           (ordo-one/benchmark; `make bench-kernels`)
@@ -154,6 +157,14 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "YOLOServing", "SwiftYOLO"], path: "Fuzz/Sources/fuzz-request"),
         // YUV4MPEG2 streams (`swift-yolo video`'s input) and their frames' conversion to RGB.
         .executableTarget(name: "fuzz-video", dependencies: ["FuzzSupport", "YOLOVideo", "YOLOImage"], path: "Fuzz/Sources/fuzz-video"),
+    ]
+}
+if environment["SWIFTYOLO_RELIABILITY"] == "1" {
+    package.targets += [
+        .target(name: "ReliabilitySupport", dependencies: ["SwiftYOLO"], path: "Benchmarks/Reliability/Sources/ReliabilitySupport"),
+        .executableTarget(name: "concurrency", dependencies: ["ReliabilitySupport", "SwiftYOLO"], path: "Benchmarks/Reliability/Sources/concurrency"),
+        // Writes its mixed sizes with the engine's own resize and PNG encoder (`package` declarations).
+        .executableTarget(name: "soak", dependencies: ["ReliabilitySupport", "SwiftYOLO", "YOLOImage"], path: "Benchmarks/Reliability/Sources/soak"),
     ]
 }
 if environment["SWIFTYOLO_BENCHMARKS"] == "1" {

@@ -5,6 +5,6 @@
 #   Benchmarks/concurrency.sh [--threads 8] [--detections 2000] [--imgsz 640] [--model PATH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-nice -n 19 swift build -c release --package-path Benchmarks/Reliability --scratch-path .build-reliability --product concurrency >&2
+SWIFTYOLO_RELIABILITY=1 SWIFTYOLO_SERVER=0 nice -n 19 swift build -c release --scratch-path .build-reliability --product concurrency >&2
 images=(../shared/images/bus.jpg ../shared/images/zidane.jpg Tests/Fixtures/images/parity/*)
 exec nice -n 19 .build-reliability/release/concurrency "$@" "${images[@]}"

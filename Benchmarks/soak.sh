@@ -5,5 +5,5 @@
 #   Benchmarks/soak.sh [--detections 5000] [--every 100] [--warmup 500] [--model PATH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-nice -n 19 swift build -c release --package-path Benchmarks/Reliability --scratch-path .build-reliability --product soak >&2
+SWIFTYOLO_RELIABILITY=1 SWIFTYOLO_SERVER=0 nice -n 19 swift build -c release --scratch-path .build-reliability --product soak >&2
 exec nice -n 19 .build-reliability/release/soak "$@" ../shared/images/bus.jpg ../shared/images/zidane.jpg
