@@ -87,7 +87,8 @@ struct BenchCommand: ParsableCommand {
             },
             peakResidentMegabytes: peakResidentMegabytes(),
             peakTensorMegabytes: Double(BufferPool.shared.liveBytes.peak) / 1_048_576,
-            plannedTensorMegabytes: Double(model.plannedActivationBytes(height: height, width: width)) / 1_048_576)
+            plannedTensorMegabytes: Double(model.plannedActivationBytes(height: height, width: width)) / 1_048_576,
+            arenaMegabytes: Double(BufferPool.shared.arenaBytes) / 1_048_576)
         try StandardStreams.line(json ? report.json : report.text)
     }
 

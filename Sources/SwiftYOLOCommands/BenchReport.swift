@@ -30,6 +30,8 @@ struct BenchReport {
     let peakTensorMegabytes: Double
     /// The memory plan's bound on it (`DetectionModel.plannedActivationBytes`).
     let plannedTensorMegabytes: Double
+    /// The tensor arena's extent (`BufferPool.arenaBytes`): the tensor memory the process has touched.
+    let arenaMegabytes: Double
 
     var text: String {
         let totalFlops = layers.reduce(0) { $0 + $1.flops }
@@ -40,8 +42,8 @@ struct BenchReport {
                 + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
-            String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once, planned %.1f MB)",
-                   loadMilliseconds, peakResidentMegabytes, peakTensorMegabytes, plannedTensorMegabytes),
+            String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once in an arena of %.1f MB, planned %.1f MB)",
+                   loadMilliseconds, peakResidentMegabytes, peakTensorMegabytes, arenaMegabytes, plannedTensorMegabytes),
             "",
         ]
         var table = TextTable([("layer", .right), ("module", .left), ("ms", .right), ("GFLOP", .right), ("GFLOP/s", .right), ("share", .right)])
@@ -77,6 +79,7 @@ struct BenchReport {
             let peak_rss_mb: Double
             let peak_tensor_mb: Double
             let planned_tensor_mb: Double
+            let arena_mb: Double
             let layers: [LayerOutput]
         }
         struct LayerOutput: Encodable {
@@ -90,7 +93,7 @@ struct BenchReport {
             fused_multiply_add: kernels.fusedMultiplyAdd, vector_lanes: kernels.vectorLanes, runs: runs, warmup: warmup,
             median_ms: totals.median, min_ms: totals.min() ?? 0, max_ms: totals.max() ?? 0,
             gflop: Double(layers.reduce(0) { $0 + $1.flops }) / 1e9, load_ms: loadMilliseconds, peak_rss_mb: peakResidentMegabytes, peak_tensor_mb: peakTensorMegabytes,
-            planned_tensor_mb: plannedTensorMegabytes,
+            planned_tensor_mb: plannedTensorMegabytes, arena_mb: arenaMegabytes,
             layers: layers.map { LayerOutput(index: $0.index, module: $0.module, median_ms: $0.milliseconds, gflop: Double($0.flops) / 1e9) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

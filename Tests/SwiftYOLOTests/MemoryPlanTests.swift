@@ -6,6 +6,7 @@ import Testing
 /// the buffer pool's high-water mark, in a process of its own). It must lie above the peak, or an
 /// input it lets through can exhaust the limit, and within twice it, or it refuses sizes that fit.
 /// On every task's model and on 1, 2 and 3 threads, where heads run their branches side by side or not.
+/// And the tensor arena, the tensor memory the process touched, lies between the peak and the plan.
 @Suite struct MemoryPlanTests {
     @Test(arguments: ["yolo11n", "yolo11n-seg", "yolo11n-pose", "yolo26n"], [320, 640])
     func planBoundsTheMeasuredPeak(_ model: String, imgsz: Int) throws {
@@ -18,7 +19,9 @@ import Testing
             let report = try CommandLineTests.jsonObject(run.stdout)
             let peak = try #require(report["peak_tensor_mb"] as? Double)
             let planned = try #require(report["planned_tensor_mb"] as? Double)
+            let arena = try #require(report["arena_mb"] as? Double)
             #expect(peak > 0)
+            #expect(arena >= peak && arena <= planned, "\(model) at \(imgsz), \(threads) threads: arena \(arena) MB, peak \(peak) MB, planned \(planned) MB")
             #expect(peak <= planned, "\(model) at \(imgsz), \(threads) threads: measured \(peak) MB, planned \(planned) MB")
             #expect(planned <= 2 * peak, "\(model) at \(imgsz), \(threads) threads: measured \(peak) MB, planned \(planned) MB")
         }
