@@ -5,14 +5,12 @@ import Foundation
 /// and to which it returns, so that a forward pass touches about as much memory as it holds at
 /// once, and the passes after it touch no new memory at all.
 ///
-/// Every page a process touches for the first time costs a fault and a zero-fill (1.2 µs a page on
-/// the virtual machines measured, docs/performance.md), and stays in its resident memory. The
-/// buffer pool before this one kept whole buffers and lent each to a request of at most its size
-/// and at least half of it: YOLO11n's first pass on bus.jpg took 30.3 MB of fresh buffers, two
-/// and a half times the 11.7 MB that best fit over one range needs (the requests' record replayed
-/// against both). Here a request takes the smallest free range that holds it, from its start
-/// (best fit), and what it leaves stays free; a range given back merges with the free ranges
-/// beside it. Sizes are whole pages, so that every tensor starts on a page, as before.
+/// Every page a process touches for the first time costs a fault and a zero-fill, and stays in its
+/// resident memory. Whole buffers lent to requests of at least half their size made YOLO11n's first
+/// pass touch two and a half times what it holds at once (docs/performance.md). Here a request
+/// takes the smallest free range that holds it, from its start (best fit), and what it leaves stays
+/// free; a range given back merges with the free ranges beside it. Sizes are whole pages, so that
+/// every tensor starts on a page.
 ///
 /// The arena is reserved without access (`PROT_NONE`: no memory, no commit charge) and made
 /// readable and writable as its top grows, in steps of `commitStep`. Where the reservation fails
