@@ -63,11 +63,17 @@ package final class BufferPool: Sendable {
     private static let pageSize = 4096
 
     /// - Parameter reservingBytes: the address space to reserve; by default twice the machine's
-    ///   memory (at least 1 GiB, at most 1 TiB), halved until the system grants it.
+    ///   memory (at least 1 GiB, at most 1 TiB) and at most half of the process's address-space
+    ///   limit (`ulimit -v`), so that the allocator keeps the other half; halved until the system
+    ///   grants it.
     package init(capacityBytes: Int, reservingBytes: Int? = nil) {
         self.capacityBytes = capacityBytes
         let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
         var size = reservingBytes ?? min(max(2 * physical, 1 << 30), 1 << 40)
+        var limit = rlimit()
+        if reservingBytes == nil, getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+            size = min(size, Int(clamping: limit.rlim_cur / 2))
+        }
         var mapped: UnsafeMutableRawPointer?
         while size >= 64 << 20 {
             let address = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
