@@ -165,18 +165,16 @@ public final class Detector: Sendable {
                                                     plannedBytes: bytes, limitBytes: limit)
             }
         }
-        var (input, geometry) = measure(&timings.preprocess) { () -> (Tensor?, PreprocessGeometry) in
+        let (preprocessed, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
             let (canvas, geometry) = preprocessor.canvas(for: buffer)
             let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
             Preprocessor.writeCHW(canvas, into: input.buffer, parallel: preprocessor.parallel, kernels: preprocessor.kernels)
             return (input, geometry)
         }
-        // [1, 4 + nc + extras, anchors] (+ prototypes). The model takes the input's only reference, so
-        // that its storage serves the layers after the first.
-        let head = try measure(&timings.inference) { () throws -> HeadOutput in
-            let only = input.take()!
-            return try model.run(consume only, endToEnd: options.endToEnd)
-        }
+        // [1, 4 + nc + extras, anchors] (+ prototypes). The model is handed the input's only
+        // reference, so that its storage serves the layers after the first.
+        var input: Tensor? = consume preprocessed
+        let head = try measure(&timings.inference) { try model.run(input.take()!, endToEnd: options.endToEnd) }
         let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
             var endToEndSelection = options.endToEndSelection
             endToEndSelection?.labels = labels
