@@ -53,6 +53,18 @@ import YOLOModel
         }
     }
 
+    /// Handed its input's only reference, the model lets it go once the first layer has read it,
+    /// so that its storage serves the layers after (what `Detector` does).
+    @Test func releasesItsInputAfterTheFirstLayer() throws {
+        let model = try DetectionModel(file: try referenceFile())
+        var input: Tensor? = Tensor(shape: [1, 3, 64, 64])
+        weak let watched = input
+        var aliveAt: [Int: Bool] = [:]
+        _ = try model.run(input.take()!) { index, _ in aliveAt[index] = watched != nil }
+        #expect(aliveAt[0] == true, "layer 0 reads it")
+        #expect(aliveAt[1] == false, "released once layer 0 has run")
+    }
+
     @Test func rejectsInputsTheNetworkCannotTake() throws {
         let model = try DetectionModel(file: try referenceFile())
         #expect(throws: ModelError.self) { try model(Tensor(shape: [1, 3, 100, 64])) }
