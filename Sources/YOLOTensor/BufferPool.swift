@@ -61,6 +61,8 @@ package final class BufferPool: Sendable {
     /// How far the readable and writable part grows at a time.
     private let commitStep = 4 << 20
     private static let pageSize = 4096
+    /// Under AddressSanitizer, the bytes past a request that stay poisoned at least: a cache line.
+    private static let guardBytes = sy_address_sanitizer_enabled() != 0 ? 64 : 0
 
     /// - Parameter reservingBytes: the address space to reserve; by default twice the machine's
     ///   memory (at least 1 GiB, at most 1 TiB) and at most half of the process's address-space
@@ -100,20 +102,14 @@ package final class BufferPool: Sendable {
     /// A page-aligned buffer of at least `byteCount` bytes, contents unspecified.
     package func take(byteCount: Int) -> Buffer {
         precondition(byteCount >= 0, "BufferPool: \(byteCount) bytes")
-        // Whole pages, and under AddressSanitizer at least a cache line past the end, poisoned.
-        let guardBytes = sy_address_sanitizer_enabled() != 0 ? 64 : 0
-        let size = max(1, (byteCount + guardBytes + Self.pageSize - 1) / Self.pageSize) * Self.pageSize
+        // Whole pages, and under AddressSanitizer the guard past the end.
+        let size = max(1, (byteCount + Self.guardBytes + Self.pageSize - 1) / Self.pageSize) * Self.pageSize
         let offset = withState { state -> Int? in
-            guard let offset = carve(size, from: &state) else { return nil }
             state.liveBytes += size
             state.peakLiveBytes = max(state.peakLiveBytes, state.liveBytes)
-            return offset
+            return carve(size, from: &state)
         }
         guard let offset, let base else {
-            withState {
-                $0.liveBytes += size
-                $0.peakLiveBytes = max($0.peakLiveBytes, $0.liveBytes)
-            }
             return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.pageSize), capacity: size)
         }
         let pointer = base + offset
@@ -138,19 +134,14 @@ package final class BufferPool: Sendable {
             state.freeBytes -= size
             return offset
         }
-        var offset = state.top
-        if let last = state.free.last, last.end == state.top {
-            offset = last.offset
+        let reaching = state.free.last.flatMap { $0.end == state.top ? $0 : nil }
+        let offset = reaching?.offset ?? state.top
+        guard base != nil, offset + size <= reserved, commit(upTo: offset + size, in: &state) else { return nil }
+        if let reaching {
             state.free.removeLast()
-            state.freeBytes -= last.size
+            state.freeBytes -= reaching.size
         }
-        let top = offset + size
-        guard base != nil, top <= reserved, commit(upTo: top, in: &state) else {
-            // Put back what was taken in.
-            if offset < state.top { insertFree(Span(offset: offset, size: state.top - offset), into: &state) }
-            return nil
-        }
-        state.top = top
+        state.top = offset + size
         return offset
     }
 
