@@ -18,9 +18,11 @@ package enum ComputeThreads {
     package static var isInsideParallelFor: Bool { WorkerPool.isInsideJob }
 
     /// Runs `body(i)` for `i` in `0..<iterations`, cut into contiguous chunks (an iteration each where
-    /// there are few, else `WorkerPool.chunksPerThread` per thread) that the threads claim in order as
-    /// they come free; the calling thread takes the first chunk. `body` must only write what
-    /// iteration `i` owns. Inside another `parallelFor` it runs serially.
+    /// there are few, else `WorkerPool.chunksPerThread` per thread): each thread runs its own share
+    /// of them in order, the calling thread the first, then takes over others' unclaimed ones (so
+    /// that iterations numbered along a feature map's positions stay with the same thread from one
+    /// call to the next). `body` must only write what iteration `i` owns. Inside another
+    /// `parallelFor` it runs serially.
     package static func parallelFor(_ iterations: Int, _ body: (Int) -> Void) {
         pool.run(iterations, body)
     }

@@ -13,10 +13,16 @@ import Synchronization
 /// threads on two cores, more threads than a container's CPU quota) the thread with work runs
 /// instead of waiting out the spin.
 ///
-/// A job is cut into more chunks than threads where it has the iterations, claimed in order by
-/// whichever thread is free, the caller included: on a host whose cores run at unequal speeds (a
-/// neighbour on a sibling hyperthread) the faster thread takes more of the work instead of waiting
-/// for the slower one's fixed half (docs/performance.md, 2026-11-25). A job of a few iterations
+/// A job is cut into more chunks than threads where it has the iterations. Each thread owns one
+/// contiguous share of them (the caller the first, worker `w` share `w + 1`) and runs it in order;
+/// then it takes the last unclaimed chunk of the thread with the most left, until none is left. So
+/// a thread works on the same part of every feature map from one layer to the next (the kernels cut
+/// their work along the output positions), reading mostly what it wrote itself, from its own
+/// caches: on a virtual machine whose two vCPUs sat on different core complexes, claiming chunks in
+/// order as threads came free made half of every layer's reads cross between the cores' caches,
+/// and a two-thread pass took 19 ms instead of 14 (docs/performance.md, 2026-11-27). And on a host
+/// whose cores run at unequal speeds (a neighbour on a sibling hyperthread) the faster thread still
+/// takes over the slower one's unclaimed chunks instead of waiting for them (2026-11-25). A job of a few iterations
 /// (up to `wholeIterationsPerThread` a thread: a convolution's blocks) is claimed one iteration at a
 /// time; cut into `chunksPerThread` chunks a thread, its chunks would hold one or two blocks, and
 /// the thread that drew more twos would finish a block after the other.
@@ -35,8 +41,11 @@ package final class WorkerPool: @unchecked Sendable {
     private var threadCount = 1
     private var workers = 0
     private var job: ((Int) -> Void)?
-    private var chunks = 0
-    private var nextChunk = 0
+    /// Each thread's chunks not yet claimed, `next[t]..<end[t]` (thread 0 the caller, thread `w + 1`
+    /// worker `w`); `unclaimed` in all.
+    private var next: [Int] = []
+    private var end: [Int] = []
+    private var unclaimed = 0
     private var unfinished = 0
     private var generation = 0
     /// Whether the caller sleeps until `unfinished` is 0: only then does the last chunk wake it.
@@ -70,6 +79,10 @@ package final class WorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         threadCount = count
+        if next.count < count {  // never shrunk: a job in flight may index them
+            next += Array(repeating: 0, count: count - next.count)
+            end += Array(repeating: 0, count: count - end.count)
+        }
         parking.lock()
         workersInUse = count - 1
         parking.broadcast()
@@ -113,8 +126,12 @@ package final class WorkerPool: @unchecked Sendable {
                 return
             }
             job = chunk
-            chunks = parts
-            nextChunk = 1  // the caller runs chunk 0
+            for t in next.indices {
+                let home = t < threads ? evenShare(t, of: threads, count: parts) : 0..<0
+                (next[t], end[t]) = (home.lowerBound, home.upperBound)
+            }
+            unclaimed = parts
+            let first = claimChunk(thread: 0)!  // the caller runs its first chunk at once
             unfinished = parts - 1
             unfinishedChunks.store(unfinished, ordering: .releasing)
             generation += 1
@@ -123,9 +140,9 @@ package final class WorkerPool: @unchecked Sendable {
             condition.unlock()
 
             ParallelRegion.enter()
-            chunk(0)
+            chunk(first)
             condition.lock()
-            runUnclaimedChunks(of: chunk)  // then the chunks nobody has taken yet, as a worker does
+            runUnclaimedChunks(of: chunk, thread: 0)  // then the chunks nobody has taken yet, as a worker does
             condition.unlock()
             ParallelRegion.leave()
 
@@ -146,7 +163,7 @@ package final class WorkerPool: @unchecked Sendable {
         condition.lock()
         while true {
             // Sleep until a job has a chunk left that nobody took.
-            while generation == seen || nextChunk >= chunks || job == nil || index >= threadCount - 1 {
+            while generation == seen || unclaimed == 0 || job == nil || index >= threadCount - 1 {
                 if generation != seen { seen = generation }
                 if index >= threadCount - 1 {
                     condition.unlock()
@@ -164,11 +181,11 @@ package final class WorkerPool: @unchecked Sendable {
                 if !published && generation == observed { condition.wait() }
             }
             guard let job else { continue }
-            runUnclaimedChunks(of: job)
+            runUnclaimedChunks(of: job, thread: index + 1)
         }
     }
 
-    /// Claims the job's next chunk, runs it and reports it done, until every chunk is taken; the
+    /// Claims `thread`'s next chunk (`claimChunk`), runs it and reports it done, until every chunk is taken; the
     /// last chunk to finish wakes the caller if it sleeps (and no one otherwise: a broadcast would
     /// also wake the workers asleep between jobs, for nothing). Called, and returns, with
     /// `condition` locked; runs each chunk with it unlocked.
@@ -178,10 +195,8 @@ package final class WorkerPool: @unchecked Sendable {
     /// closure passed on as a non-escaping argument, so the worker kept the job alive after `run`
     /// returned and `withoutActuallyEscaping` trapped ("closure argument was escaped") at the first
     /// `parallelFor` the worker joined.
-    private func runUnclaimedChunks(of job: @escaping (Int) -> Void) {
-        while nextChunk < chunks {
-            let part = nextChunk
-            nextChunk += 1
+    private func runUnclaimedChunks(of job: @escaping (Int) -> Void, thread: Int) {
+        while let part = claimChunk(thread: thread) {
             condition.unlock()
             job(part)
             condition.lock()
@@ -189,6 +204,21 @@ package final class WorkerPool: @unchecked Sendable {
             unfinishedChunks.store(unfinished, ordering: .releasing)
             if unfinished == 0 && callerIsWaiting { condition.broadcast() }
         }
+    }
+
+    /// The next chunk for `thread`: its own next one, else the last one of the thread with the most
+    /// left; nil when every chunk is claimed. With `condition` locked.
+    private func claimChunk(thread: Int) -> Int? {
+        guard unclaimed > 0 else { return nil }
+        unclaimed -= 1
+        if next[thread] < end[thread] {
+            defer { next[thread] += 1 }
+            return next[thread]
+        }
+        var fullest = 0
+        for t in next.indices where end[t] - next[t] > end[fullest] - next[fullest] { fullest = t }
+        end[fullest] -= 1
+        return end[fullest]
     }
 
     /// Polls `done` for up to `spinTime`; whether it came true. Once it has polled for `yieldTime`,

@@ -62,6 +62,45 @@ import YOLOKernels
         #expect(runs.withLock { $0 } == [Int](repeating: 1, count: iterations))
     }
 
+    /// Each thread runs its own contiguous share of the chunks first, in order: the caller the first
+    /// half, the worker the second (so that a thread keeps to the same part of each feature map);
+    /// then it takes chunks from the back of the other's share. Each iteration takes 2 ms, so the
+    /// worker, spinning after the warm-up job or woken by it, starts within the caller's first
+    /// sixteen; a worker that finds its share taken fails the test.
+    @Test func threadsRunTheirOwnShareFirst() {
+        let pool = WorkerPool(threads: 2)
+        _ = Self.threadsUsed(by: pool)  // the worker started
+        let caller = UInt(pthread_self())
+        let order = Locked<[(thread: UInt, iteration: Int)]>([])
+        let iterations = 2 * WorkerPool.wholeIterationsPerThread  // a chunk each
+        pool.run(iterations) { i in
+            order.withLock { $0.append((UInt(pthread_self()), i)) }
+            usleep(2000)
+        }
+        let runs = order.withLock { $0 }
+        let byCaller = runs.filter { $0.thread == caller }.map(\.iteration)
+        let byWorker = runs.filter { $0.thread != caller }.map(\.iteration)
+        let half = iterations / 2
+        // Each runs from the start of its own share, ascending, and from the back of the other's, descending.
+        let (callerOwn, callerTaken) = (byCaller.filter { $0 < half }, byCaller.filter { $0 >= half })
+        let (workerOwn, workerTaken) = (byWorker.filter { $0 >= half }, byWorker.filter { $0 < half })
+        #expect(callerOwn == Array(0..<callerOwn.count), "the caller's iterations: \(byCaller)")
+        #expect(workerOwn == Array(half..<(half + workerOwn.count)), "the worker's iterations: \(byWorker)")
+        #expect(byWorker.first == half, "the worker's iterations: \(byWorker)")
+        #expect(callerTaken == callerTaken.sorted(by: >) && workerTaken == workerTaken.sorted(by: >))
+        #expect(runs.count == iterations && Set(runs.map(\.iteration)) == Set(0..<iterations))
+    }
+
+    /// More threads than chunks: the shares of some threads are empty, and every chunk runs once.
+    @Test func fewerChunksThanThreads() {
+        let pool = WorkerPool(threads: 8)
+        for iterations in [2, 3, 5] {
+            let runs = Locked([Int](repeating: 0, count: iterations))
+            pool.run(iterations) { i in runs.withLock { $0[i] += 1 }; usleep(100) }
+            #expect(runs.withLock { $0 } == [Int](repeating: 1, count: iterations))
+        }
+    }
+
     /// Raised again, the parked workers take part: every iteration runs, on more than one thread.
     @Test func parkedWorkersComeBack() {
         let pool = WorkerPool(threads: 6)
