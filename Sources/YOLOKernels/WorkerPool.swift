@@ -16,13 +16,13 @@ import Synchronization
 /// A job is cut into more chunks than threads where it has the iterations. Each thread owns one
 /// contiguous share of them (the caller the first, worker `w` share `w + 1`) and runs it in order;
 /// then it takes the last unclaimed chunk of the thread with the most left, until none is left. So
-/// a thread works on the same part of every feature map from one layer to the next (the kernels cut
-/// their work along the output positions), reading mostly what it wrote itself, from its own
-/// caches: on a virtual machine whose two vCPUs sat on different core complexes, claiming chunks in
-/// order as threads came free made half of every layer's reads cross between the cores' caches,
-/// and a two-thread pass took 19 ms instead of 14 (docs/performance.md, 2026-11-27). And on a host
-/// whose cores run at unequal speeds (a neighbour on a sibling hyperthread) the faster thread still
-/// takes over the slower one's unclaimed chunks instead of waiting for them (2026-11-25). A job of a few iterations
+/// a thread works on the same part of every feature map from one layer to the next (most kernels
+/// cut their work along the output positions) and reads mostly what it wrote itself, from its own
+/// caches; claimed in order as the threads came free, the chunks went to either thread from one
+/// layer to the next, and a two-thread pass took 1.03 times as long (docs/performance.md,
+/// 2026-11-27). And on a host whose cores run at unequal speeds (a neighbour on a sibling
+/// hyperthread) the faster thread still takes over the slower one's unclaimed chunks instead of
+/// waiting for them (2026-11-25). A job of a few iterations
 /// (up to `wholeIterationsPerThread` a thread: a convolution's blocks) is claimed one iteration at a
 /// time; cut into `chunksPerThread` chunks a thread, its chunks would hold one or two blocks, and
 /// the thread that drew more twos would finish a block after the other.
