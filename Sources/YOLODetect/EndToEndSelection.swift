@@ -51,7 +51,7 @@ package struct EndToEndSelection: Sendable {
         let places = max(k - nanAnchors, 0)
         if ranked.count > places {
             // The places-th best score; of the anchors tied at it, the lowest indices take the places left.
-            let threshold = places > 0 ? ranked.map { best[$0] }.sorted(by: >)[places - 1] : .infinity
+            let threshold = places > 0 ? ranked.map { best[$0] }.largest(rank: places) : .infinity
             let above = ranked.filter { best[$0] > threshold }
             ranked = above + ranked.lazy.filter { best[$0] == threshold }.prefix(places - above.count)
         }
