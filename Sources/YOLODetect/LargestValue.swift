@@ -1,13 +1,14 @@
 extension Array where Element == Float {
     /// The `rank`-th largest element (1 for the largest), as `sorted(by: >)[rank - 1]` gives it, by
     /// selection instead of a sort: Hoare's partition around the median of three, into the part that
-    /// holds the rank, on a copy. Linear on average where the sort takes `n log n`: the end-to-end
-    /// selection ranks every anchor's best score this way (8,400 at 640 × 640 with no confidence
-    /// floor, as an exported end-to-end model does).
+    /// holds the rank, in the array's own storage where the caller hands over its only reference
+    /// (as `map(_:).largest(rank:)` does), else in a copy. Linear on average where the sort takes
+    /// `n log n`: the end-to-end selection ranks every anchor's best score this way (8,400 at
+    /// 640 × 640 with no confidence floor, as an exported end-to-end model does).
     /// - Precondition: `1 ≤ rank ≤ count`, and no element is NaN (which has no place in the order).
-    package func largest(rank: Int) -> Float {
+    package consuming func largest(rank: Int) -> Float {
         precondition(rank >= 1 && rank <= count, "rank \(rank) of \(count) values")
-        var values = self
+        var values = consume self
         return values.withUnsafeMutableBufferPointer { values in
             // The rank-th largest is the element at `target` in ascending order.
             let target = values.count - rank
