@@ -18,12 +18,11 @@ import Synchronization
 /// then it takes the last unclaimed chunk of the thread with the most left, until none is left. So
 /// a thread works on the same part of every feature map from one layer to the next (most kernels
 /// cut their work along the output positions) and reads mostly what it wrote itself, from its own
-/// caches; claimed in order as the threads came free, the chunks went to either thread from one
-/// layer to the next, and a two-thread pass took 1.03 times as long (docs/performance.md,
-/// 2026-11-27). And on a host whose cores run at unequal speeds (a neighbour on a sibling
-/// hyperthread) the faster thread still takes over the slower one's unclaimed chunks instead of
-/// waiting for them (2026-11-25). A job of a few iterations
-/// (up to `wholeIterationsPerThread` a thread: a convolution's blocks) is claimed one iteration at a
+/// caches, where chunks claimed in order as the threads came free went to either thread from one
+/// layer to the next (docs/performance.md, 2026-11-27). And on a host whose cores run at unequal
+/// speeds (a neighbour on a sibling hyperthread) the faster thread still takes over the slower
+/// one's unclaimed chunks instead of waiting for them (2026-11-25). A job of a few iterations (up
+/// to `wholeIterationsPerThread` a thread: a convolution's blocks) is claimed one iteration at a
 /// time; cut into `chunksPerThread` chunks a thread, its chunks would hold one or two blocks, and
 /// the thread that drew more twos would finish a block after the other.
 ///
@@ -41,10 +40,9 @@ package final class WorkerPool: @unchecked Sendable {
     private var threadCount = 1
     private var workers = 0
     private var job: ((Int) -> Void)?
-    /// Each thread's chunks not yet claimed, `next[t]..<end[t]` (thread 0 the caller, thread `w + 1`
-    /// worker `w`); `unclaimed` in all.
-    private var next: [Int] = []
-    private var end: [Int] = []
+    /// Each thread's chunks not yet claimed (thread 0 the caller, thread `w + 1` worker `w`);
+    /// `unclaimed` in all.
+    private var shares: [Range<Int>] = []
     private var unclaimed = 0
     private var unfinished = 0
     private var generation = 0
@@ -79,9 +77,8 @@ package final class WorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         threadCount = count
-        if next.count < count {  // never shrunk: a job in flight may index them
-            next += Array(repeating: 0, count: count - next.count)
-            end += Array(repeating: 0, count: count - end.count)
+        if shares.count < count {  // never shrunk: a job in flight may index them
+            shares += Array(repeating: 0..<0, count: count - shares.count)
         }
         parking.lock()
         workersInUse = count - 1
@@ -126,9 +123,8 @@ package final class WorkerPool: @unchecked Sendable {
                 return
             }
             job = chunk
-            for t in next.indices {
-                let home = t < threads ? evenShare(t, of: threads, count: parts) : 0..<0
-                (next[t], end[t]) = (home.lowerBound, home.upperBound)
+            for t in shares.indices {
+                shares[t] = t < threads ? evenShare(t, of: threads, count: parts) : 0..<0
             }
             unclaimed = parts
             let first = claimChunk(thread: 0)!  // the caller runs its first chunk at once
@@ -211,14 +207,10 @@ package final class WorkerPool: @unchecked Sendable {
     private func claimChunk(thread: Int) -> Int? {
         guard unclaimed > 0 else { return nil }
         unclaimed -= 1
-        if next[thread] < end[thread] {
-            defer { next[thread] += 1 }
-            return next[thread]
-        }
+        if let own = shares[thread].popFirst() { return own }
         var fullest = 0
-        for t in next.indices where end[t] - next[t] > end[fullest] - next[fullest] { fullest = t }
-        end[fullest] -= 1
-        return end[fullest]
+        for t in shares.indices where shares[t].count > shares[fullest].count { fullest = t }
+        return shares[fullest].popLast()
     }
 
     /// Polls `done` for up to `spinTime`; whether it came true. Once it has polled for `yieldTime`,
