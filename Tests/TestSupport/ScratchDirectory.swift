@@ -20,10 +20,14 @@ public enum ScratchDirectory {
         return file
     }
 
-    /// Writes `bytes` to `path/name` and returns the file's path.
+    /// Writes `bytes` to `path/name`, its parent directories made, and returns the file's path.
+    /// The write is atomic (a temporary file renamed into place), never a removal then a write:
+    /// tests run in parallel, and two of them may write the same fixture under the same name while
+    /// a third reads it, which must then find the whole file, never none or part of it.
     public static func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let file = try fresh(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let file = path + "/" + name
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
         return file
     }
 }
