@@ -37,9 +37,8 @@ def spread_rows(report: dict) -> list[str]:
         cells = []
         for q, _ in QUANTILES:
             mine = percentile(ours["samples_ms"], q)
-            best = min(peers, key=lambda peer: percentile(peer["samples_ms"], q))
-            theirs = percentile(best["samples_ms"], q)
-            cells.append(f"{mine:.1f} / {theirs:.1f} {best['engine']}: **{mine / theirs:.2f}×**")
+            theirs, engine = min((percentile(peer["samples_ms"], q), peer["engine"]) for peer in peers)
+            cells.append(f"{mine:.1f} / {theirs:.1f} {engine}: **{mine / theirs:.2f}×**")
         name = report["model_name"]
         rows.append(f"| {name} | {threads} | " + " | ".join(cells) + " |")
     return rows

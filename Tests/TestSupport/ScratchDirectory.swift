@@ -16,7 +16,7 @@ public enum ScratchDirectory {
     public static func fresh(_ name: String) throws -> String {
         let file = path + "/" + name
         try? FileManager.default.removeItem(atPath: file)
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try makeParent(of: file)
         return file
     }
 
@@ -26,8 +26,13 @@ public enum ScratchDirectory {
     /// a third reads it, which must then find the whole file, never none or part of it.
     public static func write(_ bytes: [UInt8], to name: String) throws -> String {
         let file = path + "/" + name
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try makeParent(of: file)
         try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
         return file
+    }
+
+    /// Makes the directories that `file` lies in.
+    private static func makeParent(of file: String) throws {
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     }
 }
