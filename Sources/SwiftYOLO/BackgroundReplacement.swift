@@ -10,11 +10,13 @@ public enum BackgroundReplacement: Sendable, Equatable {
     /// Another picture, stretched to the image's size.
     case image(RGBImage)
 
+    /// White, as a product photo's background.
     public static let white = BackgroundReplacement.color(red: 255, green: 255, blue: 255)
 }
 
 /// An image with its background replaced: interleaved RGB, or RGBA for `.transparent`.
 public struct BackgroundReplaced: Sendable, Equatable {
+    /// The image's size, in pixels.
     public let width: Int
     public let height: Int
     /// 3 (RGB) or 4 (RGBA) bytes per pixel, rows top to bottom.
@@ -67,14 +69,17 @@ extension Detector {
     ///     radius `feather` (run twice, close to a Gaussian) and used as the blend weight; 0 for a
     ///     hard cut.
     ///   - options: the detection options of this call (default: the detector's).
-    /// - Throws: `DetectorError.invalidOptions` for a model that is not a segmentation model, or a
-    ///   negative `feather`.
+    /// - Throws: `DetectorError.invalidOptions` for a model that is not a segmentation model, a class
+    ///   id it does not have, or a `feather` outside 0…1024.
     public func replaceBackground(of image: RGBImage, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
                                   feather: Int = 0, options: DetectionOptions? = nil) throws -> BackgroundReplaced {
         guard model.task == .segment else {
             throw DetectorError.invalidOptions(reason: "background replacement needs a segmentation model; \(model.file) is a '\(model.task.rawValue)' model")
         }
         guard (0...1024).contains(feather) else { throw DetectorError.invalidOptions(reason: "feather \(feather) is outside 0…1024 pixels") }
+        if let classes, let bad = classes.first(where: { !(0..<model.classCount).contains($0) }) {
+            throw DetectorError.invalidOptions(reason: "class id \(bad) is outside 0..<\(model.classCount)")
+        }
         let result = try run(image, options: options)
         let (width, height) = (image.width, image.height)
         var weights = result.foregroundMask(classes: classes).map(Float.init)

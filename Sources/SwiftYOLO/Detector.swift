@@ -3,8 +3,8 @@ import YOLODetect
 import YOLOImage
 import YOLOModel
 
-/// Detection, segmentation or pose with a YOLO11 model (the model file says which): load once, then
-/// detect in as many images as you like.
+/// Detection, segmentation or pose with a YOLO11 model, or detection with a YOLO26 one (the model
+/// file says which): load once, then detect in as many images as you like.
 ///
 /// ```swift
 /// let detector = try Detector(modelPath: "Weights/yolo11n.swyolo")
@@ -36,9 +36,19 @@ public final class Detector: Sendable {
     ///   - labels: display names replacing the checkpoint's class names (one per class).
     ///   - options: the options of every call that gives none of its own.
     ///   - decoder: image decoding limits (50 megapixels by default).
+    /// - Throws: `DetectorError.unusableModel` where the file cannot be read, is not a SwiftYOLO
+    ///   weights file, is damaged or describes a model this engine cannot build, or the kernel set
+    ///   forced by `SWIFTYOLO_KERNELS` cannot run here; `DetectorError.invalidOptions` for `labels`
+    ///   or `options` that do not suit the model.
     public convenience init(modelPath: String, labels: LabelMap? = nil, options: DetectionOptions = DetectionOptions(),
                             decoder: ImageDecoder = ImageDecoder()) throws {
-        try self.init(model: DetectionModel(path: modelPath), labels: labels, options: options, decoder: decoder)
+        let model: DetectionModel
+        do {
+            model = try DetectionModel(path: modelPath)
+        } catch {
+            throw DetectorError.unusableModel(path: modelPath, reason: "\(error)")
+        }
+        try self.init(model: model, labels: labels, options: options, decoder: decoder)
     }
 
     /// Loads the weights file at `url` (a file URL).
@@ -114,8 +124,9 @@ public final class Detector: Sendable {
         guard width > 0, height > 0, width <= decoder.maxPixels / height else {
             throw DetectorError.invalidPixels(reason: "size \(width)×\(height) is empty or over the \(decoder.maxPixels)-pixel limit")
         }
-        guard pixels.count == width * height * 3 else {
-            throw DetectorError.invalidPixels(reason: "\(pixels.count) bytes for \(width)×\(height) RGB (needs \(width * height * 3))")
+        let (bytesNeeded, overflow) = (width * height).multipliedReportingOverflow(by: 3)
+        guard !overflow, pixels.count == bytesNeeded else {
+            throw DetectorError.invalidPixels(reason: "\(pixels.count) bytes for \(width)×\(height) RGB (needs 3 a pixel)")
         }
         return try pixels.withUnsafeBytes { bytes in
             try run(PixelBuffer(format: .rgb8, width: width, height: height, bytesPerRow: width * 3, bytes: bytes),

@@ -96,7 +96,7 @@ struct DetectCommand: ParsableCommand {
                 var decodeTime = Duration.zero
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 var (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
-                if faces { result = Self.addingFaces(result) }
+                if faces { result = result.addingFaces() }
                 let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
                 if let masks { try saveInstanceMap(result, named: image, directory: masks) }
                 switch format {
@@ -145,17 +145,6 @@ struct DetectCommand: ParsableCommand {
                                      imageHeight: merged.imageHeight, inputWidth: input?.inputWidth ?? 0,
                                      inputHeight: input?.inputHeight ?? 0, timings: merged.timings)
         return (result, merged.detections.map(\.rotation))
-    }
-
-    /// `result` with each detection's face estimated from its keypoints (`Face`).
-    static func addingFaces(_ result: DetectionResult) -> DetectionResult {
-        let detections = result.detections.map { detection in
-            var detection = detection
-            detection.face = detection.keypoints.flatMap { Face(keypoints: $0, imageWidth: result.imageWidth, imageHeight: result.imageHeight) }
-            return detection
-        }
-        return DetectionResult(detections: detections, imageWidth: result.imageWidth, imageHeight: result.imageHeight,
-                               inputWidth: result.inputWidth, inputHeight: result.inputHeight, timings: result.timings)
     }
 
     /// Writes `<dir>/<name>.png`, the instance map of `result` (never replacing a file, as `--save`).

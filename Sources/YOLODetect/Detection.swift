@@ -42,16 +42,21 @@ public struct BoundingBox: Sendable, Hashable, Codable {
 /// One detected object. Encodes as the CLI's JSON object
 /// `{"class": ID, "label": NAME, "confidence": C, "box": [X1, Y1, X2, Y2]}`.
 public struct Detection: Sendable, Hashable, Codable {
+    /// The class's index in the model's class list (COCO's 0 `person`, 5 `bus`, … for the COCO models).
     public var classId: Int
+    /// The class's name: the model's, or the detector's `labels`.
     public var label: String
+    /// The class score, in [0, 1]: the sigmoid of the model's logit.
     public var confidence: Float
-    /// In model-input pixels straight out of `Postprocessor`; map with `mapped(_:)` to the original image.
+    /// The object's box in the pixels of the image as given (after its EXIF orientation), clipped
+    /// to the image as Ultralytics' `scale_boxes` does.
     public var box: BoundingBox
     /// The object's mask at original-image size, from a segmentation model.
     public var mask: InstanceMask?
     /// The object's keypoints in original-image pixels, from a pose model.
     public var keypoints: [Keypoint]?
-    /// The face estimated from a person's head keypoints (`Face`), when asked for.
+    /// The face estimated from a person's head keypoints: `nil` until `Face(keypoints:imageWidth:imageHeight:)`
+    /// or `DetectionResult.addingFaces()` sets it (`swift-yolo detect --faces` does).
     public var face: Face?
 
     public init(classId: Int, label: String, confidence: Float, box: BoundingBox, mask: InstanceMask? = nil, keypoints: [Keypoint]? = nil) {

@@ -1,6 +1,10 @@
 /// One object's mask at original-image size. Only the region of its box is stored (outside it the
 /// mask is empty, as Ultralytics crops every mask to its box), so holding masks costs what the
 /// objects cover, not images. Encodes as COCO compressed RLE `{"size": [H, W], "counts": STRING}`.
+///
+/// Two masks are equal when they cover the same pixels of images of the same size, however much of
+/// each is stored: a mask from the model keeps its box, one decoded from RLE the bounding box of its
+/// pixels.
 public struct InstanceMask: Sendable, Hashable {
     public let imageWidth: Int
     public let imageHeight: Int
@@ -94,6 +98,8 @@ public struct InstanceMask: Sendable, Hashable {
     }
 
     /// The mask of a whole-image bitmap (nonzero: inside), stored over its set pixels' bounding box.
+    ///
+    /// - Precondition: `bitmap` has `width · height` values.
     public init(bitmap: [UInt8], width: Int, height: Int) {
         precondition(bitmap.count == width * height, "\(bitmap.count) values for a \(width)×\(height) bitmap")
         var x0 = width, y0 = height, x1 = -1, y1 = -1
@@ -110,6 +116,44 @@ public struct InstanceMask: Sendable, Hashable {
         var bits = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w where bitmap[(y0 + y) * width + x0 + x] != 0 { bits[y * w + x] = 1 } }
         self.init(imageWidth: width, imageHeight: height, regionX: x0, regionY: y0, regionWidth: w, regionHeight: h, regionBits: bits)
+    }
+}
+
+extension InstanceMask {
+    /// The bounding box of the set pixels, in image pixels (`x`, `y` its first column and row), or
+    /// `nil` for an empty mask.
+    private var occupied: (x: Int, y: Int, width: Int, height: Int)? {
+        var x0 = regionWidth, y0 = regionHeight, x1 = -1, y1 = -1
+        for y in 0..<regionHeight {
+            for x in 0..<regionWidth where regionBits[y * regionWidth + x] != 0 {
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+        }
+        return x1 < 0 ? nil : (regionX + x0, regionY + y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    /// Whether the two masks cover the same pixels of images of the same size.
+    public static func == (a: InstanceMask, b: InstanceMask) -> Bool {
+        guard a.imageWidth == b.imageWidth, a.imageHeight == b.imageHeight else { return false }
+        let (boxA, boxB) = (a.occupied, b.occupied)
+        guard let box = boxA, let other = boxB else { return boxA == nil && boxB == nil }
+        guard box == other else { return false }
+        for y in box.y..<(box.y + box.height) {
+            for x in box.x..<(box.x + box.width) where a.contains(x: x, y: y) != b.contains(x: x, y: y) { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(imageWidth)
+        hasher.combine(imageHeight)
+        if let box = occupied {
+            hasher.combine(box.x)
+            hasher.combine(box.y)
+            hasher.combine(box.width)
+            hasher.combine(box.height)
+        }
+        hasher.combine(area)
     }
 }
 

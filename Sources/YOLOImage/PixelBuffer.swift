@@ -55,7 +55,9 @@ public struct PixelBuffer {
     /// One plane: its bytes and the distance in bytes from one row to the next (at least the
     /// row's own length; more when rows are padded for alignment).
     public struct Plane {
+        /// The plane's bytes, read in place (the caller keeps them alive while the buffer is in use).
         public let bytes: UnsafeRawBufferPointer
+        /// The distance from one row's start to the next, in bytes.
         public let bytesPerRow: Int
 
         public init(bytes: UnsafeRawBufferPointer, bytesPerRow: Int) {
@@ -64,7 +66,9 @@ public struct PixelBuffer {
         }
     }
 
+    /// How the pixels are laid out.
     public let format: Format
+    /// The image's size, in pixels.
     public let width: Int
     public let height: Int
     /// The planes in the format's order (Y, U, V; or Y, UV; or the one packed plane).

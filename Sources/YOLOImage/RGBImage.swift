@@ -19,6 +19,7 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// An image filled with one colour.
+    /// - Precondition: `width, height > 0`.
     public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
         precondition(width > 0 && height > 0, "RGBImage needs positive dimensions, got \(width)x\(height)")
         var pixels = [UInt8](repeating: 0, count: width * height * 3)

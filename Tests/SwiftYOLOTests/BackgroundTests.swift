@@ -81,6 +81,14 @@ import SwiftYOLO
         #expect(throws: DetectorError.self) { try detector.replaceBackground(of: image, with: .white) }
     }
 
+    @Test func classesTheModelLacksAreRefused() throws {
+        let detector = try Self.detector()
+        let image = try detector.decoder.decode(contentsOf: Fixtures.path("../shared/images/bus.jpg"))
+        #expect(throws: DetectorError.invalidOptions(reason: "class id 9999 is outside 0..<80")) {
+            try detector.replaceBackground(of: image, with: .white, classes: [0, 9999])
+        }
+    }
+
     @Test func commandLineWritesPicturesAndInstanceMaps() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-yolo-background-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

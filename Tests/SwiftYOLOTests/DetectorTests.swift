@@ -94,6 +94,27 @@ import YOLOVideo
         #expect(throws: DetectorError.self) { try detector.detect(pixels: [], width: 100_000, height: 100_000) }
     }
 
+    /// A size whose byte count overflows is refused, not trapped on, however large the decoder's limit.
+    @Test func pixelSizesPastIntAreTypedErrors() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights(), decoder: ImageDecoder(maxPixels: .max))
+        #expect(throws: DetectorError.self) { try detector.detect(pixels: [], width: 1 << 40, height: 1 << 22) }
+    }
+
+    /// A model file that cannot serve is `DetectorError.unusableModel`, whose message names the file.
+    @Test func unusableModelFilesAreTypedErrors() throws {
+        for (path, problem) in [("/nonexistent.swyolo", "cannot read"), (Self.bus, "not a SwiftYOLO tensor file")] {
+            do {
+                _ = try Detector(modelPath: path)
+                Issue.record("\(path) loaded as a model")
+            } catch let error as DetectorError {
+                guard case let .unusableModel(failedPath, reason) = error else { Issue.record("\(error)"); continue }
+                #expect(failedPath == path)
+                #expect(reason.contains(path) && reason.contains(problem), "\(reason)")
+                #expect(error.localizedDescription == reason)
+            }
+        }
+    }
+
     @Test func optionsAreCheckedAgainstTheModel() throws {
         let weights = try Fixtures.referenceWeights()
         var options = DetectionOptions()
@@ -148,6 +169,39 @@ import YOLOVideo
         let result = try detector.run(imageAt: Self.bus)
         let decoded = try JSONDecoder().decode(DetectionResult.self, from: JSONEncoder().encode(result))
         #expect(decoded == result)
+    }
+
+    /// A segmentation result round-trips through JSON equal, its masks now stored over their pixels'
+    /// bounding boxes; a result claiming a negative or over-gigapixel image is refused when decoded.
+    @Test func segmentationResultsRoundTripAndBadSizesAreRefused() throws {
+        let detector = try Detector(modelPath: Fixtures.path("Weights/yolo11n-seg.swyolo"))
+        let result = try detector.run(imageAt: Self.bus)
+        #expect(result.detections.contains { $0.mask != nil })
+        let json = try JSONEncoder().encode(result)
+        let decoded = try JSONDecoder().decode(DetectionResult.self, from: json)
+        #expect(decoded == result)
+        #expect(decoded.foregroundMask() == result.foregroundMask())
+        var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        for (key, value) in [("imageWidth", -1), ("imageHeight", 1 << 31)] {
+            var bad = object
+            bad[key] = value
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(DetectionResult.self, from: JSONSerialization.data(withJSONObject: bad))
+            }
+        }
+        object["detections"] = []
+        #expect(try JSONDecoder().decode(DetectionResult.self, from: JSONSerialization.data(withJSONObject: object)).detections.isEmpty)
+    }
+
+    /// `addingFaces()` estimates each person's face from a pose model's keypoints, as `detect --faces` does.
+    @Test func facesFromPoseKeypoints() throws {
+        let detector = try Detector(modelPath: Fixtures.path("Weights/yolo11n-pose.swyolo"))
+        let result = try detector.run(imageAt: Fixtures.path("../shared/images/zidane.jpg"))
+        #expect(result.detections.allSatisfy { $0.face == nil })
+        let faces = result.addingFaces().detections.compactMap(\.face)
+        #expect(faces.count == 2 && faces.filter(\.frontal).count == 1, "\(faces)")
+        let plain = try Detector(modelPath: try Fixtures.referenceWeights()).run(imageAt: Self.bus)
+        #expect(plain.addingFaces() == plain, "no keypoints, no faces")
     }
 
     @Test func tinyAndExtremeAspectImagesRun() throws {
