@@ -29,6 +29,9 @@ let package = Package(
         // `import SwiftYOLO`: the detector, its options, results and errors, images and pixel buffers.
         // Everything else is `package`: the engine's types are no part of the API.
         .library(name: "SwiftYOLO", targets: ["SwiftYOLO"]),
+        // `import SwiftYOLOVideo`: SwiftYOLO with streams (Y4M, image directories), the pipeline that
+        // samples, tracks and tells when a scene settles, rotation passes and the flat array layout.
+        .library(name: "SwiftYOLOVideo", targets: ["SwiftYOLOVideo"]),
         .executable(name: "swift-yolo", targets: ["swift-yolo"]),
     ],
     dependencies: [

@@ -14,5 +14,7 @@ let package = Package(
     dependencies: [.package(url: url, from: version)],
     targets: [
         .executableTarget(name: "consumer", dependencies: [.product(name: "SwiftYOLO", package: "SwiftYOLO")]),
+        // The video API's example (docs/video.md) on a directory of frames.
+        .executableTarget(name: "video-recipes", dependencies: [.product(name: "SwiftYOLOVideo", package: "SwiftYOLO")]),
     ]
 )

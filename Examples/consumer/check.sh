@@ -3,8 +3,8 @@
 # repository, by version, with a plain `swift build -c release`; then checks that it finds bus.jpg's
 # bus and that its time per image is within 1.15x of `swift-yolo detect` (the binary given, by default
 # .build/release/swift-yolo; `make consumer-check` gives dist/swift-yolo, the shipped release build)
-# (medians over alternating runs); that BGRA and NV12 frames give the file's detections; and that a
-# debug build of it finds the same objects.
+# (medians over alternating runs); that BGRA and NV12 frames give the file's detections; that the
+# video API's example runs; and that a debug build of it finds the same objects.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(cd ../.. && pwd)
@@ -34,6 +34,16 @@ BUS_LINE=": 5 detections in .* ms: bus 0.93"
 file=$(sed -n 's/^file: //p' "$WORK/frames.txt")
 grep -q "^bgra8, 3264 bytes per row: $file\$" "$WORK/frames.txt" && grep -q "^nv12, persons at 0.5: person 0\.[0-9]*, person" "$WORK/frames.txt" \
     || { cat "$WORK/frames.txt"; echo "consumer-check: the BGRA or NV12 frame did not give the file's detections"; exit 1; }
+
+# The video API (`import SwiftYOLOVideo`, docs/video.md's example) over three frames of bus.jpg:
+# tracked objects are reported from the second frame (two hits), so the second and third agree and
+# the scene settles on the third; then the recipes on their own, one row of the flat array a detection.
+mkdir "$WORK/frames" && for i in 1 2 3; do cp "$IMAGE" "$WORK/frames/frame-$i.jpg"; done
+"$WORK/build/release/video-recipes" "$MODEL" "$WORK/frames" >"$WORK/video.txt" 2>&1 \
+    && grep -q '^frame 0: \[\]$' "$WORK/video.txt" && grep -q '^settled at 2: \[.*"bus"' "$WORK/video.txt" \
+    && grep -q '^read 3, processed 3, skipped 0, dropped 0$' "$WORK/video.txt" \
+    && grep -Eq '^recipes: ([1-9][0-9]*) tracked, settled true, \1 flat detections$' "$WORK/video.txt" \
+    || { cat "$WORK/video.txt"; echo "consumer-check: the video API example did not give the stream's events"; exit 1; }
 
 # A debug build, what `swift build` and `swift run` give while an app is written, finds the same
 # objects (a debug build once trapped in the worker pool: see WorkerPool.runUnclaimedChunks).

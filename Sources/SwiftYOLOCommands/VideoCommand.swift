@@ -121,8 +121,9 @@ struct VideoCommand: ParsableCommand {
         let pipelineOptions = VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps, tracking: smooth ? trackerOptions : nil,
                                                    settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
         let rotations = options.rotationPasses
+        // The options were validated with the arguments (`validate()`).
         let pipeline = VideoPipeline(source: frames, detector: ModelFrameDetector(detector: detector, rotations: rotations ?? [.degrees0]),
-                                     options: pipelineOptions)
+                                     options: pipelineOptions, clock: SystemFrameClock())
         let array = format == .array, showsRotation = rotations != nil
         var failed = 0
         var streamFailed = false

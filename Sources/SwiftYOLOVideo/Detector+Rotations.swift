@@ -10,7 +10,7 @@ extension Detector {
     ///
     /// With `[.degrees0]` this is `run(_:)`.
     /// - Precondition: `rotations` is not empty.
-    package func run(_ image: RGBImage, rotations: [Rotation], timings: StageTimings = StageTimings()) throws -> RotationPassResult {
+    public func run(_ image: RGBImage, rotations: [Rotation], timings: StageTimings = StageTimings()) throws -> RotationPassResult {
         precondition(!rotations.isEmpty, "Detector.run(_:rotations:) needs at least one rotation")
         var total = timings
         var passes: [(rotation: Rotation, result: DetectionResult)] = []
@@ -41,7 +41,7 @@ extension Detector {
     }
 
     /// Decodes the image file at `path` and runs `run(_:rotations:)` on it.
-    package func run(imageAt path: String, rotations: [Rotation]) throws -> RotationPassResult {
+    public func run(imageAt path: String, rotations: [Rotation]) throws -> RotationPassResult {
         var timings = StageTimings()
         let image = try measure(&timings.decode) { try decoder.decode(contentsOf: path) }
         return try run(image, rotations: rotations, timings: timings)

@@ -3,12 +3,16 @@ import YOLORecipes
 
 /// One object reported for a frame of a stream: the detection, the rotation pass that found it
 /// (`.degrees0` without a rotation pass) and, when tracking, its track id.
-package struct StreamDetection: Sendable, Equatable {
-    package var detection: Detection
-    package var rotation: Rotation
-    package var track: Int?
+public struct StreamDetection: Sendable, Equatable {
+    /// The detection (smoothed when tracking), its box in the frame's pixels.
+    public var detection: Detection
+    /// The turn of the pass that found it.
+    public var rotation: Rotation
+    /// The track id when tracking, stable across frames; `nil` otherwise.
+    public var track: Int?
 
-    package init(detection: Detection, rotation: Rotation = .degrees0, track: Int? = nil) {
+    /// An object by its parts.
+    public init(detection: Detection, rotation: Rotation = .degrees0, track: Int? = nil) {
         self.detection = detection
         self.rotation = rotation
         self.track = track

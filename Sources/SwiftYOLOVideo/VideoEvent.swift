@@ -3,7 +3,7 @@ import YOLOImage
 import YOLOVideo
 
 /// What `VideoPipeline` reports, in stream order.
-package enum VideoEvent: Sendable {
+public enum VideoEvent: Sendable {
     /// A processed frame and what it shows.
     case frame(FrameReport)
     /// The scene settled on this frame (`SettleDetector`): its objects, left to right.
@@ -13,19 +13,19 @@ package enum VideoEvent: Sendable {
 }
 
 /// One processed frame.
-package struct FrameReport: Sendable {
+public struct FrameReport: Sendable {
     /// 0-based position in the source.
-    package let frame: Int
+    public let frame: Int
     /// Seconds from the start of the source.
-    package let time: Double
+    public let time: Double
     /// The image file, for directory sources.
-    package let file: String?
+    public let file: String?
     /// The frame's pixels.
-    package let image: RGBImage
+    public let image: RGBImage
     /// Reported objects: the detections, or the tracked objects when tracking.
-    package let detections: [StreamDetection]
+    public let detections: [StreamDetection]
     /// Sampled frames dropped just before this one (realtime mode).
-    package let dropped: Int
+    public let dropped: Int
     /// Decode (YUV→RGB conversion or image decoding), preprocessing, inference and post-processing.
-    package let timings: StageTimings
+    public let timings: StageTimings
 }

@@ -14,8 +14,9 @@ import YOLOVideo
 ///                              options: VideoPipelineOptions(every: 3, tracking: TrackerOptions()))
 /// try pipeline.run { event in print(event) }
 /// ```
-package final class VideoPipeline {
-    package let options: VideoPipelineOptions
+public final class VideoPipeline {
+    /// How the stream is sampled and post-processed.
+    public let options: VideoPipelineOptions
     private let sampler: FrameSampler
     private let detector: any FrameDetector
     private var tracker: ObjectTracker?
@@ -23,9 +24,17 @@ package final class VideoPipeline {
     /// The rotation that last found each track, for tracks coasting through a missed frame.
     private var trackRotations: [Int: Rotation] = [:]
 
-    /// - Precondition: `options` are valid (every ≥ 1, positive frame rate, valid tracking and settle options).
+    /// Reads `source` through `detector` with `options`.
+    /// - Throws: `DetectorError.invalidOptions` where `options` are unusable (`VideoPipelineOptions.problem`).
+    public convenience init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions()) throws {
+        if let problem = options.problem { throw DetectorError.invalidOptions(reason: problem) }
+        self.init(source: source, detector: detector, options: options, clock: SystemFrameClock())
+    }
+
+    /// The same, reading the time for realtime mode from `clock` (tests give a scripted one).
+    /// - Precondition: `options.problem` is `nil`.
     package init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions(),
-                clock: any FrameClock = SystemFrameClock()) {
+                 clock: any FrameClock) {
         self.options = options
         let rate = options.frameRate ?? source.frameRate ?? VideoPipelineOptions.defaultFrameRate
         sampler = FrameSampler(source: source, every: options.every, realtime: options.realtime, frameRate: rate, clock: clock)
@@ -35,17 +44,17 @@ package final class VideoPipeline {
     }
 
     /// Frames read, processed, skipped and dropped so far.
-    package var counts: SamplingCounts { sampler.counts }
+    public var counts: SamplingCounts { sampler.counts }
 
     /// The frame rate used for pacing and times.
-    package var frameRate: Double { sampler.frameRate }
+    public var frameRate: Double { sampler.frameRate }
 
     /// Processes the whole source, handing each event to `handle` as it happens.
     ///
     /// A frame that fails to decode (a bad image in a directory) or to detect in is reported as
     /// `.frameFailed` and the stream goes on; a stream error (a bad or truncated frame of a Y4M
     /// stream) ends it with a thrown `VideoError`. Errors thrown by `handle` end it too.
-    package func run(_ handle: (VideoEvent) throws -> Void) throws {
+    public func run(_ handle: (VideoEvent) throws -> Void) throws {
         while let (pending, dropped) = try sampler.next() {
             var timings = StageTimings()
             let clock = ContinuousClock(), start = clock.now

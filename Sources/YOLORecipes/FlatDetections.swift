@@ -2,17 +2,17 @@ import YOLODetect
 
 /// Detections as one flat array of `[class, score, xmin, xmax, ymin, ymax]` per detection, the
 /// layout cross-platform native detectors hand across a language boundary (`--format array`).
-package enum FlatDetections {
+public enum FlatDetections {
     /// Numbers per detection.
-    package static let stride = 6
+    public static let stride = 6
 
     /// `[class, score, xmin, xmax, ymin, ymax, class, score, …]`, in the order given.
-    package static func flatten(_ detections: [Detection]) -> [Float] {
+    public static func flatten(_ detections: [Detection]) -> [Float] {
         detections.flatMap { d in [Float(d.classId), d.confidence, d.box.x1, d.box.x2, d.box.y1, d.box.y2] }
     }
 
     /// The detections back from a flat array (labels empty); `nil` if its length is not a multiple of 6.
-    package static func unflatten(_ values: [Float]) -> [Detection]? {
+    public static func unflatten(_ values: [Float]) -> [Detection]? {
         guard values.count % stride == 0 else { return nil }
         return Swift.stride(from: 0, to: values.count, by: Self.stride).map { i in
             Detection(classId: Int(values[i]), label: "", confidence: values[i + 1],

@@ -11,8 +11,9 @@ import YOLODetect
 /// frames and in this frame, or missed in at most `coast` frames in a row (reported with its last
 /// smoothed box, so a single missed detection does not make it blink). A track unseen for `window`
 /// frames is forgotten; until then an object that comes back keeps its id.
-package struct ObjectTracker: Sendable {
-    package let options: TrackerOptions
+public struct ObjectTracker: Sendable {
+    /// How it matches and smooths.
+    public let options: TrackerOptions
     private var tracks: [Track] = []
     private var nextId = 1
 
@@ -28,7 +29,7 @@ package struct ObjectTracker: Sendable {
     }
 
     /// - Precondition: `options.problem == nil`.
-    package init(options: TrackerOptions = TrackerOptions()) {
+    public init(options: TrackerOptions = TrackerOptions()) {
         precondition(options.problem == nil, "ObjectTracker: \(options.problem ?? "")")
         self.options = options
     }
@@ -37,7 +38,7 @@ package struct ObjectTracker: Sendable {
     package var liveTrackCount: Int { tracks.count }
 
     /// Feeds one processed frame's detections; returns the objects to report, by track id.
-    package mutating func update(_ detections: [Detection]) -> [TrackedObject] {
+    public mutating func update(_ detections: [Detection]) -> [TrackedObject] {
         var pairs: [(iou: Float, track: Int, detection: Int)] = []
         for (t, track) in tracks.enumerated() {
             for (d, detection) in detections.enumerated() where detection.classId == track.detection.classId {

@@ -3,7 +3,7 @@ import YOLODetect
 extension Rotation {
     /// A detection of the turned image in the original `width × height` image: its box, keypoints
     /// and mask turned back.
-    package func mapToOriginal(_ detection: Detection, originalWidth width: Int, originalHeight height: Int) -> Detection {
+    public func mapToOriginal(_ detection: Detection, originalWidth width: Int, originalHeight height: Int) -> Detection {
         var mapped = detection.mapped { mapToOriginal($0, originalWidth: width, originalHeight: height) }
         guard self != .degrees0 else { return mapped }
         mapped.keypoints = detection.keypoints?.map { point in

@@ -4,26 +4,27 @@ import YOLOImage
 /// A turn of the image, clockwise, applied before detection (`--rotations 0,90,180,270`): objects
 /// lying sideways are found by the pass that stands them upright. Boxes found on the turned image
 /// are mapped back with `mapToOriginal`.
-package enum Rotation: Int, Sendable, CaseIterable, Comparable, Codable {
+public enum Rotation: Int, Sendable, CaseIterable, Comparable, Codable {
     case degrees0 = 0
     case degrees90 = 90
     case degrees180 = 180
     case degrees270 = 270
 
     /// The rotation by `degrees` (0, 90, 180 or 270).
-    package init?(degrees: Int) { self.init(rawValue: degrees) }
+    public init?(degrees: Int) { self.init(rawValue: degrees) }
 
-    package var degrees: Int { rawValue }
+    /// The turn in degrees, clockwise: 0, 90, 180 or 270.
+    public var degrees: Int { rawValue }
 
-    package static func < (a: Rotation, b: Rotation) -> Bool { a.rawValue < b.rawValue }
+    public static func < (a: Rotation, b: Rotation) -> Bool { a.rawValue < b.rawValue }
 
     /// Size of a `width × height` image after the turn.
-    package func rotatedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    public func rotatedSize(width: Int, height: Int) -> (width: Int, height: Int) {
         self == .degrees90 || self == .degrees270 ? (height, width) : (width, height)
     }
 
     /// `image` turned clockwise by this rotation.
-    package func rotate(_ image: RGBImage) -> RGBImage {
+    public func rotate(_ image: RGBImage) -> RGBImage {
         if self == .degrees0 { return image }
         let w = image.width, h = image.height
         let (rw, rh) = rotatedSize(width: w, height: h)
@@ -52,7 +53,7 @@ package enum Rotation: Int, Sendable, CaseIterable, Comparable, Codable {
 
     /// A box found on the turned image, in the coordinates of the original `width × height` image.
     /// Exact: corners map to corners (a point (x, y) turned 90° lands on (height − y, x)).
-    package func mapToOriginal(_ box: BoundingBox, originalWidth width: Int, originalHeight height: Int) -> BoundingBox {
+    public func mapToOriginal(_ box: BoundingBox, originalWidth width: Int, originalHeight height: Int) -> BoundingBox {
         let w = Float(width), h = Float(height)
         switch self {
         case .degrees0: return box
@@ -64,7 +65,7 @@ package enum Rotation: Int, Sendable, CaseIterable, Comparable, Codable {
 
     /// A box of the original `width × height` image, in the coordinates of the turned image (the
     /// inverse of `mapToOriginal`).
-    package func mapToRotated(_ box: BoundingBox, originalWidth width: Int, originalHeight height: Int) -> BoundingBox {
+    public func mapToRotated(_ box: BoundingBox, originalWidth width: Int, originalHeight height: Int) -> BoundingBox {
         let w = Float(width), h = Float(height)
         switch self {
         case .degrees0: return box

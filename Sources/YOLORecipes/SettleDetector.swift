@@ -7,21 +7,22 @@ import YOLODetect
 /// Frames are compared with the first frame of the current run; a frame that does not match it
 /// starts a new run. The event fires once, on the frame that completes the run, and fires again
 /// only after the scene changed (a run was broken) and settled anew. An empty scene can settle too.
-package struct SettleDetector: Sendable {
-    package let options: SettleOptions
+public struct SettleDetector: Sendable {
+    /// When a scene counts as settled.
+    public let options: SettleOptions
     private var anchor: [Detection]?
     private var run = 0
     private var fired = false
 
     /// - Precondition: `options.problem == nil`.
-    package init(options: SettleOptions) {
+    public init(options: SettleOptions) {
         precondition(options.problem == nil, "SettleDetector: \(options.problem ?? "")")
         self.options = options
     }
 
     /// Feeds one processed frame's detections. When the scene settles on this frame, returns the
     /// indices of `detections` sorted left to right (by x1, then y1, then index); otherwise `nil`.
-    package mutating func update(_ detections: [Detection]) -> [Int]? {
+    public mutating func update(_ detections: [Detection]) -> [Int]? {
         if let anchor, Self.sameScene(anchor, detections, iou: options.iou) {
             run += 1
         } else {

@@ -1,14 +1,14 @@
 import YOLODetect
 
 /// An object `ObjectTracker` reports for a frame: its track id and its smoothed detection.
-package struct TrackedObject: Sendable, Equatable {
+public struct TrackedObject: Sendable, Equatable {
     /// Stable across frames, counting from 1 in order of first appearance.
-    package var track: Int
+    public var track: Int
     /// Class and label of the track; box smoothed; confidence of the latest observation.
-    package var detection: Detection
+    public var detection: Detection
     /// Index into this frame's input of the detection that continued the track, or `nil` if the
     /// object was not seen in this frame (reported through up to `TrackerOptions.coast` missed frames).
-    package var observation: Int?
+    public var observation: Int?
     /// Frames of the window the object was seen in.
-    package var hits: Int
+    public var hits: Int
 }

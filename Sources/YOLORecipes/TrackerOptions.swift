@@ -1,21 +1,22 @@
 /// How `ObjectTracker` matches and smooths (`--ema`, `--min-hits`, `--window`, `--match-iou`).
-package struct TrackerOptions: Sendable, Equatable {
+public struct TrackerOptions: Sendable, Equatable {
     /// Weight of the newest box in the exponential moving average:
     /// `smoothed = ema · observed + (1 − ema) · previous`. 1 follows the detections exactly.
-    package var ema: Float = 0.4
+    public var ema: Float = 0.4
     /// An object is reported once it was seen in at least this many …
-    package var minHits: Int = 2
+    public var minHits: Int = 2
     /// … of the last `window` processed frames; a track unseen for `window` frames is forgotten (until
     /// then a returning object keeps its id).
-    package var window: Int = 5
+    public var window: Int = 5
     /// A detection continues a track of its class when their boxes overlap by at least this IoU.
-    package var matchIoU: Float = 0.3
+    public var matchIoU: Float = 0.3
     /// A reported object missed in up to this many consecutive frames is still reported (with its
     /// last smoothed box), so one missed detection does not make it blink; 0 reports only objects
     /// seen in the frame.
-    package var coast: Int = 1
+    public var coast: Int = 1
 
-    package init(ema: Float = 0.4, minHits: Int = 2, window: Int = 5, matchIoU: Float = 0.3, coast: Int = 1) {
+    /// The options above, by name (the defaults are `swift-yolo video --smooth`'s); check `problem` before use.
+    public init(ema: Float = 0.4, minHits: Int = 2, window: Int = 5, matchIoU: Float = 0.3, coast: Int = 1) {
         self.ema = ema
         self.minHits = minHits
         self.window = window
@@ -24,7 +25,7 @@ package struct TrackerOptions: Sendable, Equatable {
     }
 
     /// A reason the options are unusable, or `nil`.
-    package var problem: String? {
+    public var problem: String? {
         if !(ema > 0 && ema <= 1) { return "ema must lie in (0, 1], got \(ema)" }
         if window < 1 { return "window must be at least 1, got \(window)" }
         if minHits < 1 || minHits > window { return "min-hits must lie in 1…window (\(window)), got \(minHits)" }

@@ -1,16 +1,17 @@
 /// How many frames a `FrameSampler` read, handed on, and passed over.
-package struct SamplingCounts: Sendable, Equatable {
+public struct SamplingCounts: Sendable, Equatable {
     /// Frames read from the source.
-    package var read = 0
+    public var read = 0
     /// Frames handed on for processing.
-    package var processed = 0
+    public var processed = 0
     /// Frames passed over by `--every` (not sampled).
-    package var skipped = 0
+    public var skipped = 0
     /// Sampled frames dropped in realtime mode because a newer one had arrived by the time the
     /// previous frame was done.
-    package var dropped = 0
+    public var dropped = 0
 
-    package init(read: Int = 0, processed: Int = 0, skipped: Int = 0, dropped: Int = 0) {
+    /// Counts, by name (zero by default).
+    public init(read: Int = 0, processed: Int = 0, skipped: Int = 0, dropped: Int = 0) {
         self.read = read
         self.processed = processed
         self.skipped = skipped

@@ -1,6 +1,6 @@
 /// A sequence of frames read in order: a YUV4MPEG2 stream (`Y4MReader`) or a directory of images
 /// (`ImageDirectorySource`).
-package protocol FrameSource: AnyObject {
+public protocol FrameSource: AnyObject {
     /// The name used in output and errors (a path, or `stdin`).
     var name: String { get }
     /// The frame rate the source declares, if it declares one.

@@ -6,20 +6,20 @@ import YOLOImage
 /// A directory declares no frame rate: times are `index / frameRate` with the rate given at `init`.
 /// An image that fails to decode is reported as `VideoError.badImage` for its frame, and reading
 /// goes on with the next file.
-package final class ImageDirectorySource: FrameSource {
-    package let name: String
-    package let frameRate: Double?
+public final class ImageDirectorySource: FrameSource {
+    public let name: String
+    public let frameRate: Double?
     /// The frame files, in the order they are read.
-    package let files: [String]
+    public let files: [String]
     /// Entries named like images that are not regular files (FIFOs, devices, directories), each
     /// with what it is; they are not read.
-    package let skipped: [(path: String, kind: String)]
+    public let skipped: [(path: String, kind: String)]
     private let decoder: ImageDecoder
     private var nextIndex = 0
 
     /// Lists the images of `directory`.
     /// - Parameter frameRate: frames per second used for `time` (directories carry none).
-    package init(directory: String, frameRate: Double, decoder: ImageDecoder = ImageDecoder()) throws(VideoError) {
+    public init(directory: String, frameRate: Double, decoder: ImageDecoder = ImageDecoder()) throws(VideoError) {
         let entries: [Directory.Entry]
         do throws(FileSystemError) {
             entries = try Directory.entries(of: directory)
@@ -37,7 +37,7 @@ package final class ImageDirectorySource: FrameSource {
         self.decoder = decoder
     }
 
-    package func read() throws(VideoError) -> PendingFrame? {
+    public func read() throws(VideoError) -> PendingFrame? {
         guard nextIndex < files.count else { return nil }
         let index = nextIndex, file = files[index], decoder = self.decoder, source = name
         nextIndex += 1

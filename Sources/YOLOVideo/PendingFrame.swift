@@ -2,16 +2,19 @@ import YOLOImage
 
 /// A frame that has been read from its source but not yet converted to RGB, so that frames a
 /// sampler passes over cost a read and nothing more.
-package struct PendingFrame: Sendable {
+public struct PendingFrame: Sendable {
     /// 0-based position in the source.
-    package let index: Int
+    public let index: Int
     /// Seconds from the start of the source.
-    package let time: Double
+    public let time: Double
     /// The file the frame comes from, for directory sources.
-    package let file: String?
+    public let file: String?
     private let makeImage: @Sendable () throws(VideoError) -> RGBImage
 
-    package init(index: Int, time: Double, file: String? = nil, decode: @escaping @Sendable () throws(VideoError) -> RGBImage) {
+    /// A frame of a source of your own: `decode` makes its pixels, and runs only if the frame is
+    /// processed (a sampler passes over the others); throw `VideoError.badImage` from it for a frame
+    /// that cannot be decoded but does not end the stream.
+    public init(index: Int, time: Double, file: String? = nil, decode: @escaping @Sendable () throws(VideoError) -> RGBImage) {
         self.index = index
         self.time = time
         self.file = file
@@ -24,7 +27,7 @@ package struct PendingFrame: Sendable {
     }
 
     /// Converts (or decodes) the frame.
-    package func decode() throws(VideoError) -> VideoFrame {
+    public func decode() throws(VideoError) -> VideoFrame {
         VideoFrame(index: index, time: time, image: try makeImage(), file: file)
     }
 }

@@ -4,7 +4,7 @@ import YOLOImage
 
 /// Why a video source could not be opened or read. Every case names the source (a path, or
 /// `stdin`) and, past the header, the frame number, and says what is wrong in `description`.
-package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file or directory could not be opened or read.
     case unreadable(source: String, reason: String)
     /// The stream header is not a valid YUV4MPEG2 header.
@@ -25,7 +25,7 @@ package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case interrupted(source: String, signal: Int32)
 
     /// The source (path or `stdin`) the error is about.
-    package var source: String {
+    public var source: String {
         switch self {
         case .unreadable(let source, _), .invalidHeader(let source, _), .unsupported(let source, _),
             .tooLarge(let source, _, _, _), .invalidFrame(let source, _, _), .truncatedFrame(let source, _, _, _),
@@ -35,12 +35,12 @@ package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether reading can go on with the next frame (only a bad image in a directory allows it).
-    package var isRecoverable: Bool {
+    public var isRecoverable: Bool {
         if case .badImage = self { return true }
         return false
     }
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .unreadable(let source, let reason):
             return "cannot read '\(source)': \(reason)"
@@ -66,5 +66,5 @@ package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension VideoError: LocalizedError {
     /// The same one-line message as `description`: the file or input, and what is wrong with it.
-    package var errorDescription: String? { description }
+    public var errorDescription: String? { description }
 }

@@ -4,10 +4,10 @@ import YOLOImage
 /// The header is read and validated on `init`; each `read()` then takes one `FRAME` line and
 /// the frame's planes (`header.frameByteCount` bytes), and `PendingFrame.decode()` converts them
 /// to RGB with `YUVToRGB`, as `ffmpeg -pix_fmt rgb24` would. Errors name the source and the frame.
-package final class Y4MReader: FrameSource {
-    package let name: String
+public final class Y4MReader: FrameSource {
+    public let name: String
     package let header: Y4MHeader
-    package var frameRate: Double? { header.frameRate }
+    public var frameRate: Double? { header.frameRate }
     private let input: ByteInput
     private let converter: YUVToRGB
     private let parallel: ParallelLoop
@@ -16,11 +16,14 @@ package final class Y4MReader: FrameSource {
     /// Longest header or frame line accepted.
     static let maxLineLength = 4096
 
-    /// Opens `path` (`-` for standard input) and reads its header.
-    /// - Parameters:
-    ///   - maxPixels: frames larger than this are refused before anything is allocated.
-    ///   - parallel: the threads a frame's conversion to RGB runs on, a band of rows each.
-    package init(path: String, maxPixels: Int = 50_000_000, parallel: ParallelLoop = .serial) throws(VideoError) {
+    /// Opens `path` (`-` for standard input) and reads its header; frames of more than `maxPixels`
+    /// pixels are refused before anything is allocated.
+    public convenience init(path: String, maxPixels: Int = 50_000_000) throws(VideoError) {
+        try self.init(path: path, maxPixels: maxPixels, parallel: .serial)
+    }
+
+    /// The same, converting each frame to RGB on `parallel`'s threads, a band of rows each.
+    package init(path: String, maxPixels: Int = 50_000_000, parallel: ParallelLoop) throws(VideoError) {
         let input = try ByteInput(path: path)
         guard let line = try input.readLine(maxLength: Self.maxLineLength, what: "the header") else {
             throw .invalidHeader(source: input.name, reason: "the stream is empty")
@@ -32,7 +35,7 @@ package final class Y4MReader: FrameSource {
         self.parallel = parallel
     }
 
-    package func read() throws(VideoError) -> PendingFrame? {
+    public func read() throws(VideoError) -> PendingFrame? {
         let index = nextIndex
         guard let line = try readFrameLine(index: index) else { return nil }
         guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == 0x20 else {
