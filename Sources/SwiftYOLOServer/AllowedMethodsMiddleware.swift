@@ -1,7 +1,9 @@
 import Hummingbird
+import YOLOServing
 
 /// A request for a known path with a method it does not take gets 405 with `Allow` (Hummingbird's
-/// router would answer 404, as for a path that does not exist).
+/// router would answer 404, as for a path that does not exist), and one for a path no route has a
+/// 404 with a JSON error, as every other refusal (the router's has no body).
 struct AllowedMethodsMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     /// Each route's path pattern, split into segments (`{name}` matches any one segment).
@@ -15,11 +17,23 @@ struct AllowedMethodsMiddleware: RouterMiddleware {
         do {
             let response = try await next(request, context)
             guard response.status == .notFound, context.endpointPath == nil || context.endpointPath == "NotFound" else { return response }
-            return allowed(request) ?? response
+            return refusal(request)
         } catch let error as HTTPError where error.status == .notFound {
-            guard let answer = allowed(request) else { throw error }
-            return answer
+            guard context.endpointPath == nil || context.endpointPath == "NotFound" else { throw error }
+            return refusal(request)
         }
+    }
+
+    /// 405 or 404; to HEAD, its head alone (a body there would be read as the next answer's start).
+    private func refusal(_ request: Request) -> Response {
+        let response = allowed(request) ?? notFound(request)
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// 404 with a JSON error naming the path.
+    private func notFound(_ request: Request) -> Response {
+        Response(status: .notFound, headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(string: "{\"error\": \(ResultJSON.string("no route for \(request.uri.path)"))}\n")))
     }
 
     /// 405 with the methods of `request`'s path, or `nil` if no route has its path.

@@ -8,8 +8,13 @@ package final class InferenceQueue: Sendable {
     /// The queue was full: the caller answers 503.
     package struct Full: Error {}
 
+    /// A job runs its work and returns the hand-over of the result, which the worker calls once it
+    /// counts itself free: a caller that has its result, and sends its next request at once, never
+    /// finds the worker it just left still counted busy (a 503 at `maxQueue` 0).
+    private typealias Job = @Sendable () -> @Sendable () -> Void
+
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [Job] = []
         var running = 0
     }
 
@@ -41,7 +46,10 @@ package final class InferenceQueue: Sendable {
     /// is busy and `maxQueue` jobs already wait.
     package func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await ThreadHandoff.await { (deliver: @escaping @Sendable (Result<T, any Error>) -> Void) in
-            let job: @Sendable () -> Void = { deliver(Result { try work() }) }
+            let job: Job = {
+                let result = Result { try work() }
+                return { deliver(result) }
+            }
             let counts = lock.withLock { () -> (Int, Int)? in
                 guard state.jobs.count + state.running < workers + maxQueue else { return nil }
                 state.jobs.append(job)
@@ -61,12 +69,13 @@ package final class InferenceQueue: Sendable {
                 return (state.jobs.removeFirst(), (state.jobs.count, state.running))
             }
             onChange(counts.0, counts.1)
-            job()
+            let handOver = job()
             let after = lock.withLock {
                 state.running -= 1
                 return (state.jobs.count, state.running)
             }
             onChange(after.0, after.1)
+            handOver()
         }
     }
 }

@@ -33,12 +33,14 @@ package struct InferenceServer: Sendable {
         bodyReader = RequestBodyReader(maxBody: configuration.maxBody, timeout: configuration.readTimeout)
     }
 
-    /// Every route, behind the metrics.
+    /// Every route, behind the metrics; every GET route answers HEAD too, with its headers and no
+    /// body (RFC 9110 §9.3.2).
     package func router() -> Router<BasicRequestContext> {
         let routes = self.routes()
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: AllowedMethodsMiddleware(routes: routes.map { ($0.method, $0.path) }))
+        let methods = routes.flatMap { route in (route.method == .get ? [.get, .head] : [route.method]).map { ($0, route.path) } }
+        router.add(middleware: AllowedMethodsMiddleware(routes: methods))
         for route in routes { router.on(RouterPath(route.path), method: route.method, use: route.handler) }
         return router
     }
@@ -88,7 +90,8 @@ package struct InferenceServer: Sendable {
             router: router(),
             // Idle connections close after twice the read timeout, so that a client too slow with its
             // body gets its 408 (at one read timeout) before its connection closes.
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds((configuration.readTimeout * 2).nanoseconds))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ContinueExpectationHandler()],
+                                                idleTimeout: .nanoseconds((configuration.readTimeout * 2).nanoseconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "swift-yolo"),
             onServerRunning: { [configuration] channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: Self.quietLogger)

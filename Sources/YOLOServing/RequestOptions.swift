@@ -30,8 +30,12 @@ package enum RequestOptions {
         return options
     }
 
+    /// The whole of `value` as a finite number. (`Double(_:)` reads a C string: it stops at a NUL
+    /// byte, so `0.9\0junk` would be 0.9.)
     private static func number(_ value: String, name: String) throws(RequestError) -> Double {
-        guard let number = Double(value), number.isFinite else { throw .badRequest("\(name): '\(value)' is not a number") }
+        guard !value.contains("\0"), let number = Double(value), number.isFinite else {
+            throw .badRequest("\(name): '\(value)' is not a number")
+        }
         return number
     }
 

@@ -19,19 +19,20 @@ struct RawHTTPClient: Sendable {
     let port: Int
 
     /// Sends `head` (CRLF line ends are added) and `body`, in `pieces` with `pause` between them,
-    /// then reads the answer (at most `timeout` per read). The socket is used from a thread of its
-    /// own: blocking a thread of Swift concurrency would starve the in-process server of the
-    /// threads its handlers run on.
+    /// then reads the answer (at most `timeout` per read): the final one, past any interim (1xx)
+    /// answers, unless `interim`. The socket is used from a thread of its own: blocking a thread of
+    /// Swift concurrency would starve the in-process server of the threads its handlers run on.
     func send(_ head: [String], body: [UInt8] = [], pieces: Int = 1, pause: Duration = .zero,
-              timeout: Duration = .seconds(30)) async throws -> Answer {
+              timeout: Duration = .seconds(30), interim: Bool = false) async throws -> Answer {
         try await ThreadHandoff.await { deliver in
             Thread.detachNewThread {
-                deliver(Result { try exchange(head, body: body, pieces: pieces, pause: pause, timeout: timeout) })
+                deliver(Result { try exchange(head, body: body, pieces: pieces, pause: pause, timeout: timeout, interim: interim) })
             }
         }
     }
 
-    private func exchange(_ head: [String], body: [UInt8], pieces: Int, pause: Duration, timeout: Duration) throws -> Answer {
+    private func exchange(_ head: [String], body: [UInt8], pieces: Int, pause: Duration, timeout: Duration,
+                          interim: Bool) throws -> Answer {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         defer { close(socket) }
@@ -58,7 +59,7 @@ struct RawHTTPClient: Sendable {
             }
         }
         do {
-            return try readAnswer(socket)
+            return try readAnswer(socket, interim: interim, bodiless: head.first?.hasPrefix("HEAD ") == true)
         } catch {
             throw Failure(description: "\(head.first ?? "") (\(head.first { $0.hasPrefix("Content-") } ?? "")): \(error)")
         }
@@ -74,22 +75,27 @@ struct RawHTTPClient: Sendable {
         return true
     }
 
-    private func readAnswer(_ socket: Int32) throws -> Answer {
+    /// The answer; `bodiless` for one to HEAD, whose Content-Length is the GET answer's and no body follows.
+    private func readAnswer(_ socket: Int32, interim: Bool, bodiless: Bool) throws -> Answer {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            if let answer = parse(received) { return answer }
+            if let (answer, length) = parse(received, bodiless: bodiless) {
+                guard !interim, (100..<200).contains(answer.status) else { return answer }
+                received.removeFirst(length)
+                continue
+            }
             let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             guard n > 0 else {
-                if let answer = parse(received) { return answer }
+                if let (answer, _) = parse(received, bodiless: bodiless) { return answer }
                 throw Failure(description: "the connection ended after \(received.count) bytes without a whole answer (errno \(n < 0 ? errno : 0))")
             }
             received += chunk[0..<n]
         }
     }
 
-    /// The answer once its head and Content-Length bytes of body have arrived.
-    private func parse(_ bytes: [UInt8]) -> Answer? {
+    /// The first answer once its head and Content-Length bytes of body have arrived, and its length in bytes.
+    private func parse(_ bytes: [UInt8], bodiless: Bool) -> (Answer, Int)? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else { return nil }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -99,8 +105,8 @@ struct RawHTTPClient: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodiless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         guard bytes.count - end - 4 >= length else { return nil }
-        return Answer(status: status, headers: headers, body: Array(bytes[(end + 4)..<(end + 4 + length)]))
+        return (Answer(status: status, headers: headers, body: Array(bytes[(end + 4)..<(end + 4 + length)])), end + 4 + length)
     }
 }

@@ -99,7 +99,7 @@ import YOLOServing
             #expect(try await client.send(Self.get("/v2/models/other")).status == 404)
             #expect(try await client.send(Self.get("/nowhere")).status == 404)
             let wrongMethod = try await client.send(["DELETE /v2/models/yolo11n HTTP/1.1", "Host: localhost", "Connection: close"])
-            #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET")
+            #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET, HEAD")
             #expect(try await client.send(Self.get("/v1/detect")).headers["allow"] == "POST")
             let metrics = try await client.send(Self.get("/metrics"))
             #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
@@ -135,6 +135,49 @@ import YOLOServing
             #expect(slow.status == 408)
             // Still serving.
             #expect(try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: image).status == 200)
+        }
+    }
+
+    /// HEAD is answered wherever GET is, with GET's headers and no body; a path no route has gets a
+    /// JSON 404, a known path another method a JSON 405 listing HEAD beside GET; to HEAD, their heads.
+    @Test func headAndRefusedRoutesAnswerAsTheContractSays() async throws {
+        try await Self.withServer { client, _ in
+            for path in ["/v2/health/live", "/v2/health/ready", "/v2/models/yolo11n", "/metrics"] {
+                let get = try await client.send(Self.get(path))
+                let head = try await client.send(["HEAD \(path) HTTP/1.1", "Host: localhost", "Connection: close"])
+                #expect(head.status == 200 && head.body.isEmpty, "HEAD \(path): \(head.status)")
+                #expect(head.headers["content-type"] == get.headers["content-type"])
+                if path != "/metrics" { #expect(head.headers["content-length"] == String(get.body.count)) }
+            }
+            let missing = try await client.send(Self.get("/v2/nope"))
+            #expect(missing.status == 404 && missing.text == "{\"error\": \"no route for /v2/nope\"}\n", "\(missing.text)")
+            let wrongMethod = try await client.send(["DELETE /v2/health/live HTTP/1.1", "Host: localhost", "Connection: close"])
+            #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET, HEAD" && wrongMethod.text.contains("\"error\""))
+            for path in ["/v2/nope", "/v1/detect"] {
+                let head = try await client.send(["HEAD \(path) HTTP/1.1", "Host: localhost", "Connection: close"])
+                #expect((head.status == 404 || head.status == 405) && head.body.isEmpty, "HEAD \(path): \(head.status)")
+            }
+        }
+    }
+
+    /// `Expect: 100-continue` is answered `100 Continue` as the head arrives (RFC 9110 §10.1.1), before
+    /// any of the body, which then gets its answer as without the expectation; with a declared length
+    /// over the limit the final answer, 413, follows the interim one.
+    @Test func aContinueExpectationIsAnsweredAtOnce() async throws {
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        try await Self.withServer({ $0.readTimeout = .seconds(5) }) { client, detector in
+            let head = Self.post("/v1/detect", type: "image/jpeg", body: image) + ["Expect: 100-continue"]
+            let clock = ContinuousClock(), start = clock.now
+            let interim = try await client.send(head, timeout: .seconds(10), interim: true)
+            #expect(interim.status == 100 && clock.now - start < .seconds(4), "\(interim.status) after \(clock.now - start)")
+            let final = try await client.send(head, body: image)
+            #expect(final.status == 200)
+            #expect(Self.withoutTimings(final.text.trimmingCharacters(in: .newlines)) == (try Self.expectedJSON(detector, name: nil)))
+        }
+        try await Self.withServer({ $0.maxBody = 1000 }) { client, _ in
+            let head = Self.post("/v1/detect", type: "image/jpeg", body: image) + ["Expect: 100-continue"]
+            let refused = try await client.send(head, timeout: .seconds(10))
+            #expect(refused.status == 413)
         }
     }
 

@@ -71,7 +71,8 @@ import YOLOServing
 
     @Test func unknownNamesAndUnparsableValuesAreA400() {
         for (name, value, message) in [("confidence", "0.5", "unknown parameter 'confidence'"), ("conf", "high", "not a number"),
-                                       ("conf", "nan", "not a number"), ("imgsz", "3.5", "not an integer"),
+                                       ("conf", "nan", "not a number"), ("conf", "0.9\0junk", "not a number"),
+                                       ("iou", "0.5\0", "not a number"), ("imgsz", "3.5", "not an integer"), ("imgsz", "320\0", "not an integer"),
                                        ("agnostic", "yes", "not true or false"), ("classes", "zebra", "classes:")] {
             #expect {
                 try RequestOptions.options([(name, value)], defaults: DetectionOptions(), labels: labels)
