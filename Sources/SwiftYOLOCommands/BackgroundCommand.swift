@@ -69,10 +69,12 @@ struct BackgroundCommand: ParsableCommand {
         try options.createSaveDirectory()
         guard let directory = options.save else { return }
         var failures = 0, done = 0
-        for image in ImageInputs(arguments: inputs) {
+        for input in ImageInputs(arguments: inputs) {
+            let image = input.path
             if let signal = Interruption.signal { throw Interrupted(signal: signal) }
             let line: String
             do {
+                try input.checkListed()
                 var decodeTime = Duration.zero
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 let replaced: BackgroundReplaced

@@ -84,7 +84,8 @@ struct DetectCommand: ParsableCommand {
         let ofTotal = total.map { " of \($0)" } ?? ""
         var failures = 0
         var done = 0
-        for image in images {
+        for input in images {
+            let image = input.path
             if let signal = Interruption.signal {
                 if showsProgress { StandardStreams.clearProgress() }
                 StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
@@ -93,6 +94,7 @@ struct DetectCommand: ParsableCommand {
             if showsProgress { StandardStreams.progress("[\(done + 1)\(total.map { "/\($0)" } ?? "")] \(image)") }
             var line: String
             do {
+                try input.checkListed()
                 var decodeTime = Duration.zero
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 var (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)

@@ -10,24 +10,36 @@ import YOLOImage
 /// directory (its `.png`/`.jpg`/`.jpeg` regular files in name order; other entries named like
 /// images are passed over with a warning), or `-`, standard input read one path per line as the
 /// lines arrive, so that a list of any length runs in bounded memory and a pipe sees each result as
-/// soon as it is done. Paths keep their bytes (`PathEncoding`).
+/// soon as it is done. Paths keep their bytes (`PathEncoding`). A directory that cannot be listed
+/// is an input that fails, with the reason, as an image that cannot be read does.
 struct ImageInputs: Sequence {
+    /// One input: its path, and why it cannot be read where that is known before reading it.
+    struct Input {
+        let path: String
+        let failure: FileSystemError?
+
+        /// Throws the reason the input cannot be read, if it is known already.
+        func checkListed() throws(FileSystemError) {
+            if let failure { throw failure }
+        }
+    }
+
     let arguments: [String]
 
     /// How many images there are, when no argument is `-` (directories are listed to count them).
     var knownCount: Int? {
         guard !arguments.contains("-") else { return nil }
-        return arguments.reduce(0) { $0 + (Directory.exists($1) ? ImageInputs.images(in: $1, warn: false).count : 1) }
+        return arguments.reduce(0) { $0 + (Directory.exists($1) ? (try? ImageInputs.images(in: $1, warn: false).count) ?? 1 : 1) }
     }
 
     func makeIterator() -> Iterator { Iterator(arguments: arguments[...]) }
 
     struct Iterator: IteratorProtocol {
         var arguments: ArraySlice<String>
-        var pending: ArraySlice<String> = []
+        var pending: ArraySlice<Input> = []
         var standardInput: StandardInputLines?
 
-        mutating func next() -> String? {
+        mutating func next() -> Input? {
             while true {
                 if let path = pending.popFirst() { return path }
                 if let reader = standardInput {
@@ -47,27 +59,29 @@ struct ImageInputs: Sequence {
         }
     }
 
-    /// A directory's images, or the path itself (a missing file is reported with the failures).
-    static func expand(_ path: String) -> ArraySlice<String> {
-        Directory.exists(path) ? images(in: path, warn: true)[...] : [path]
+    /// A directory's images, or the path itself (a missing file is reported with the failures), or
+    /// a directory that cannot be listed, failing.
+    static func expand(_ path: String) -> ArraySlice<Input> {
+        guard Directory.exists(path) else { return [Input(path: path, failure: nil)] }
+        do {
+            return try images(in: path, warn: true).map { Input(path: $0, failure: nil) }[...]
+        } catch {
+            return [Input(path: path, failure: error)]
+        }
     }
 
-    static func images(in directory: String, warn: Bool) -> [String] {
-        let entries: [Directory.Entry]
-        do {
-            entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
-        } catch {
-            if warn { StandardStreams.message("warning: \(error)") }
-            return []
-        }
+    static func images(in directory: String, warn: Bool) throws(FileSystemError) -> [String] {
+        let entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
         if warn {
             for entry in entries where !entry.isRegularFile {
                 StandardStreams.message("warning: skipping '\(Directory.appending(entry.name, to: directory))': \(entry.otherKind ?? "")")
             }
         }
-        let found = entries.filter(\.isRegularFile)
+        // A file this run saved there (`--save` into a directory also given as an input, reached
+        // after the images before it were saved) is an output, not an input.
+        let found = entries.filter(\.isRegularFile).map { Directory.appending($0.name, to: directory) }.filter { !OutputFiles.wasCreated($0) }
         if warn && found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(directory)'") }
-        return found.map { Directory.appending($0.name, to: directory) }
+        return found
     }
 }
 

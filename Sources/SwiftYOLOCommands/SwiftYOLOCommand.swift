@@ -41,6 +41,7 @@ package struct SwiftYOLOCommand: ParsableCommand {
     /// outcome into one exit status (`ExitStatus`) and at most one line on stderr.
     package static func main() {
         Interruption.install()
+        OutputFiles.start()
         // A file-size limit then fails the write (EFBIG), which is reported, instead of killing the
         // process with no message and a temporary left behind.
         signal(SIGXFSZ, SIG_IGN)

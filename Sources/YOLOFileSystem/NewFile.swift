@@ -12,7 +12,8 @@ package enum NewFile {
     /// `stem_3.ext`, …, and returns the path written.
     ///
     /// `contents` writes into a descriptor open on a hidden temporary in the same directory
-    /// (`.NAME.PID-RANDOM.tmp`, created exclusively, so never through a planted link). The temporary
+    /// (`.NAME.PID-RANDOM.tmp`, created exclusively, so never through a planted link; NAME cut short
+    /// where the whole would pass a file name's 255 bytes). The temporary
     /// is then synced and renamed to the final name only if that name is still free, atomically
     /// (`RENAME_NOREPLACE`): readers never see a partial file, and a failure (full disk, file-size
     /// limit, an error thrown by `contents`) leaves neither file. While it is written, the temporary
@@ -20,7 +21,7 @@ package enum NewFile {
     package static func write(_ path: String, _ contents: (Int32) throws -> Void) throws -> String {
         let (directory, name) = split(path)
         if name.isEmpty { throw FileSystemError.unwritable(path: path, reason: "the path names a directory") }
-        let temporary = "\(directory).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = "\(directory).\(temporaryStem(name)).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = PathEncoding.withCString(temporary) {
             open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
@@ -50,11 +51,21 @@ package enum NewFile {
             }
             if renamed == 0 {
                 finished = true
+                OutputFiles.recordCreated(candidate)
                 return candidate
             }
             guard errno == EEXIST else { throw FileSystemError.unwritable(path: candidate, reason: errnoDescription()) }
         }
         throw FileSystemError.unwritable(path: path, reason: "it and the next 9,999 numbered names all exist")
+    }
+
+    /// `name`, or as many of its first characters as take at most 200 bytes: with the dots, the
+    /// process id and the random number (at most 30 bytes more), the temporary's name stays within
+    /// the 255 bytes of a file name wherever the final name does.
+    static func temporaryStem(_ name: String) -> Substring {
+        var stem = Substring(name)
+        while PathEncoding.bytes(of: String(stem)).count > 200 { stem = stem.dropLast() }
+        return stem
     }
 
     /// `directory/name` for number 1, else `directory/stem_number.ext`.

@@ -6,7 +6,7 @@ import Darwin
 
 /// Opening and reading regular files only. Anything else named as an input (a FIFO, a device, a
 /// socket, a directory) is refused from `stat` before any `open`, which on a FIFO would block until
-/// a writer appears, and on /dev/zero would never end.
+/// a writer appears, and on /dev/zero would never end; so is a file this run writes (`OutputFiles`).
 package enum RegularFile {
     /// What kind of file `mode` describes, in words, or `nil` for a regular file.
     static func otherKind(_ mode: mode_t) -> String? {
@@ -43,9 +43,9 @@ package enum RegularFile {
             close(descriptor)
             throw .unreadable(path: path, reason: reason)
         }
-        if let kind = otherKind(status.st_mode) {
+        if let refusal = otherKind(status.st_mode) ?? OutputFiles.refusal(status) {
             close(descriptor)
-            throw .unreadable(path: path, reason: kind)
+            throw .unreadable(path: path, reason: refusal)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return (descriptor, Int(status.st_size))

@@ -10,13 +10,16 @@ import YOLOFileSystem
 @Suite struct DataSafetyTests {
     /// How the wrapper sets up the process before it execs `swift-yolo`.
     struct Setup: Encodable {
-        /// `pipe` (read by the test), `full` (/dev/full), `closed`, or a file path (truncated first).
+        /// `pipe` (read by the test), `full` (/dev/full), `closed`, a file path (truncated first), or
+        /// `>>` and a file path (appended to, as the shell's `>>` opens it).
         var stdout = "pipe"
         /// RLIMIT_FSIZE in bytes, or -1 for none.
         var fileSizeLimit = -1
         /// SIGXFSZ's disposition: the limit kills the process (`default`) or fails the write (`ignore`).
         var fileSizeSignal = "default"
         var ignoresSIGPIPE = false
+        /// A user id to run as, where the test runs as root (which reads any directory); -1 for none.
+        var user = -1
     }
 
     /// Runs the built `swift-yolo` with `arguments` given as raw bytes (so names that are not UTF-8
@@ -41,6 +44,10 @@ import YOLOFileSystem
         signal.signal(signal.SIGPIPE, signal.SIG_IGN if setup["ignoresSIGPIPE"] else signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXFSZ, signal.SIGPIPE, signal.SIGINT, signal.SIGTERM])
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if setup["user"] >= 0 and os.getuid() == 0:
+            os.setgroups([])
+            os.setgid(setup["user"])
+            os.setuid(setup["user"])
         if setup["fileSizeLimit"] >= 0:
             resource.setrlimit(resource.RLIMIT_FSIZE, (setup["fileSizeLimit"], setup["fileSizeLimit"]))
         out = setup["stdout"]
@@ -48,16 +55,18 @@ import YOLOFileSystem
             os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
         elif out == "closed":
             os.close(1)
+        elif out.startswith(">>"):
+            os.dup2(os.open(out[2:], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644), 1)
         elif out != "pipe":
             os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
         arguments = [bytes.fromhex(a) for a in sys.argv[2:]]
         os.execv(arguments[0], arguments)
         """
 
-    static func start(_ arguments: [[UInt8]], setup: Setup) throws -> Process {
+    static func start(_ arguments: [[UInt8]], setup: Setup, executable: String = CommandLineTests.swiftYOLOExecutable.path) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let executable = Array(CommandLineTests.swiftYOLOExecutable.path.utf8)
+        let executable = Array(executable.utf8)
         let hex = ([executable] + arguments).map { $0.map { String(format: "%02x", $0) }.joined() }
         process.arguments = ["python3", "-c", wrapper, String(decoding: try JSONEncoder().encode(setup), as: UTF8.self)] + hex
         process.currentDirectoryURL = URL(fileURLWithPath: Fixtures.repository)
@@ -150,6 +159,84 @@ import YOLOFileSystem
         let text = try String(contentsOfFile: results, encoding: .utf8)
         #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 1, "one whole line: \(text.count) bytes")
         _ = try CommandLineTests.jsonObject(String(text.dropLast()))
+    }
+
+    /// The same with the results appended to (`>> results.jsonl`): the lines already there stay. The
+    /// cut went back to where the file's offset was before the first write, 0 when appending, and
+    /// emptied the file.
+    @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
+    func aFullDiskKeepsTheLinesAppendedTo() throws {
+        let results = try ScratchDirectory.fresh("safety-appended.jsonl")
+        let earlier = String(repeating: "{\"earlier\": true}\n", count: 50)  // 900 bytes
+        try Data(earlier.utf8).write(to: URL(fileURLWithPath: results))
+        let run = try Self.run(["detect", "--json", Self.bus, Self.zidane, Self.bus],
+                               setup: Setup(stdout: ">>" + results, fileSizeLimit: 1200, fileSizeSignal: "ignore"))
+        #expect(run.status == 74, "\(run.stderr)")
+        let text = try String(contentsOfFile: results, encoding: .utf8)
+        #expect(text == earlier, "the 900 bytes there before, and no part of a line: \(text.utf8.count) bytes")
+    }
+
+    /// `detect --save DIR a.jpg DIR` listed DIR when it reached it, after saving `DIR/a.png`, and
+    /// detected in its own output (saving `a_2.png`); a file this run saved is no input.
+    @Test func savedPicturesAreNotReadBackAsInputs() throws {
+        let directory = try Self.directory("read-back")
+        try Self.copy(Self.bus, to: directory + "/bus.jpg")
+        let run = try Self.run(["detect", "--json", "--save", directory, Self.zidane, directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == 2 && run.stdout.contains("\"image\": \"\(directory)/bus.jpg\""), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["bus.jpg", "bus.png", "zidane.png"])
+    }
+
+    /// An input that is the file standard output goes to (here through a symbolic link, with `>>`)
+    /// is refused, as `cat` refuses it, and the other inputs run: it was read as an image while the
+    /// results were appended to it.
+    @Test func theFileStandardOutputGoesToIsNoInput() throws {
+        let directory = try Self.directory("stdout-input")
+        let results = directory + "/results.jsonl"
+        try Data("{\"earlier\": true}\n".utf8).write(to: URL(fileURLWithPath: results))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/results.jpg", withDestinationPath: results)
+        let run = try Self.run(["detect", "--json", directory + "/results.jpg", Self.bus], setup: Setup(stdout: ">>" + results))
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3 && lines[0] == "{\"earlier\": true}", "\(lines)")
+        #expect(lines[1] == "{\"image\": \"\(directory)/results.jpg\", \"error\": \"cannot read '\(directory)/results.jpg': it is the file standard output is written to\"}")
+        #expect(lines[2].hasPrefix("{\"image\": \"\(Self.bus)\", \"width\": 810"))
+    }
+
+    /// A picture whose name is near the 255-byte limit is saved: its temporary's name (the name, the
+    /// process id and a random number) went past the limit, and every such save failed.
+    @Test func longNamesAreSaved() throws {
+        let inputs = try Self.directory("long-names-in"), saved = try Self.directory("long-names-out")
+        let stem = String(repeating: "a", count: 240)
+        try Self.copy(Self.bus, to: "\(inputs)/\(stem).jpg")
+        let run = try Self.run(["detect", "--json", "--save", saved, "\(inputs)/\(stem).jpg"])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: saved) == ["\(stem).png"])
+    }
+
+    /// A directory that cannot be listed is an input that fails, with its reason and exit status 1,
+    /// and the inputs after it run (it was a warning, and the run exited 0). Run as a user who may not
+    /// list it: root may; the binary, model and image are copied where that user can reach them.
+    @Test func anUnlistableDirectoryIsAFailedInput() throws {
+        let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent("swift-yolo-unlistable-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: sandbox)
+        try FileManager.default.createDirectory(atPath: sandbox + "/locked", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox + "/locked")
+            try? FileManager.default.removeItem(atPath: sandbox)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox)
+        try FileManager.default.copyItem(atPath: CommandLineTests.swiftYOLOExecutable.path, toPath: sandbox + "/swift-yolo")
+        try FileManager.default.copyItem(atPath: try Fixtures.referenceWeights(), toPath: sandbox + "/model.swyolo")
+        try FileManager.default.copyItem(atPath: Fixtures.path(Self.bus), toPath: sandbox + "/bus.jpg")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: sandbox + "/locked")
+        let process = try Self.start(["detect", "--json", "--model", sandbox + "/model.swyolo", sandbox + "/locked", sandbox + "/bus.jpg"]
+                                        .map { PathEncoding.bytes(of: $0) }, setup: Setup(user: 65534), executable: sandbox + "/swift-yolo")
+        let run = Self.finish(process)
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        #expect(run.lines.first == "{\"image\": \"\(sandbox)/locked\", \"error\": \"cannot read '\(sandbox)/locked': Permission denied\"}", "\(run.stdout)")
+        #expect(run.lines.count == 2 && run.lines[1].contains("\"label\": \"bus\""), "\(run.stdout)")
     }
 
     /// Under `ulimit -f`, SIGXFSZ killed `--save` with no message and left its temporary; now the
