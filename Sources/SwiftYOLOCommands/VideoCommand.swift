@@ -128,6 +128,7 @@ struct VideoCommand: ParsableCommand {
         var failed = 0
         var streamFailed = false
         var interruption: Int32?
+        var saveFailure: CommandFailure?
         do {
             try pipeline.run { event in
                 switch event {
@@ -149,9 +150,15 @@ struct VideoCommand: ParsableCommand {
         } catch let error as VideoError {
             streamFailed = true
             try emit(VideoReport.streamErrorLine(source: frames.name, message: "\(error)"))
+        } catch let failure as CommandFailure {
+            // A frame that cannot be saved (a full disk, the directory gone) ends the stream as a
+            // stream error does, with its event and the end line, and the status says writing failed.
+            saveFailure = failure
+            try emit(VideoReport.streamErrorLine(source: frames.name, message: failure.description))
         }
         try end(pipeline.counts, failed: failed)
         if let interruption { throw Interrupted(signal: interruption) }
+        if let saveFailure { throw saveFailure }
         if failed > 0 || streamFailed { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 

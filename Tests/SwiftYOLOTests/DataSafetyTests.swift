@@ -252,6 +252,21 @@ import YOLOFileSystem
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
 
+    /// `video --save` whose frame cannot be written ends the stream with its error event and the end
+    /// line, as any stream that cannot go on, and exit 74 (it stopped with neither on standard output).
+    @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
+    func aVideoFrameThatCannotBeSavedEndsTheStreamWithItsEvents() throws {
+        let frames = try Self.directory("video-save-frames"), saved = try Self.directory("video-save-out")
+        for index in 0..<3 { try Self.copy(Self.bus, to: frames + "/\(index).jpg") }
+        let run = try Self.run(["video", "--imgsz", "64", "--save", saved, frames],
+                               setup: Setup(fileSizeLimit: 16_384, fileSizeSignal: "default"))
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.lines.count == 2, "\(run.stdout)")
+        #expect(run.lines.first?.hasPrefix("{\"event\": \"error\"") == true && run.stdout.contains("File too large"), "\(run.stdout)")
+        #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true, "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: saved) == [])
+    }
+
     // MARK: - Interrupts
 
     /// SIGINT or SIGTERM in the middle of `detect --json DIR > results.jsonl`: the file ended at a
