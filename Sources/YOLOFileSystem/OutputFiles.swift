@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Foundation
 
 /// The files a command writes, which it never reads as inputs: standard output when it is a
 /// regular file (`detect --json link.jpg >> c.jpg`, with `link.jpg` a link to `c.jpg`, appended to
@@ -39,7 +39,9 @@ package enum OutputFiles {
         var created: Set<Identity> = []
     }
 
-    private static let recorded = Mutex(Recorded())
+    // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var recorded = Recorded()  // guarded by `lock`
 
     /// Starts keeping outputs from inputs: notes standard output's file, if it is a regular one, and
     /// from now on every file `NewFile` creates. Called when the process starts, before it opens
@@ -47,7 +49,7 @@ package enum OutputFiles {
     package static func start() {
         var status = stat()
         let standardOutput = fstat(STDOUT_FILENO, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Identity(status) : nil
-        recorded.withLock { recorded in
+        lock.withLock {
             recorded.started = true
             recorded.standardOutput = standardOutput
         }
@@ -55,14 +57,14 @@ package enum OutputFiles {
 
     /// Records the file `NewFile` has just created at `path`.
     static func recordCreated(_ path: String) {
-        guard recorded.withLock({ $0.started }), let identity = Identity(path: path) else { return }
-        recorded.withLock { _ = $0.created.insert(identity) }
+        guard lock.withLock({ recorded.started }), let identity = Identity(path: path) else { return }
+        lock.withLock { _ = recorded.created.insert(identity) }
     }
 
     /// Why the file of `status` must not be read as an input, or `nil` when it may be.
     package static func refusal(_ status: stat) -> String? {
         let identity = Identity(status)
-        return recorded.withLock { recorded in
+        return lock.withLock {
             if identity == recorded.standardOutput { return "it is the file standard output is written to" }
             return recorded.created.contains(identity) ? "this run wrote it" : nil
         }
@@ -71,6 +73,6 @@ package enum OutputFiles {
     /// Whether this run created the file at `path` (directory listings pass over it).
     package static func wasCreated(_ path: String) -> Bool {
         guard let identity = Identity(path: path) else { return false }
-        return recorded.withLock { $0.created.contains(identity) }
+        return lock.withLock { recorded.created.contains(identity) }
     }
 }
