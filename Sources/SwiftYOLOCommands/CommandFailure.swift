@@ -14,6 +14,17 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// An output (the `--save` directory) cannot be created or written (exit 74).
     static func output(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.outputFailed) }
 
+    /// The result of `write`, whose errors are output failures (exit 74), their messages unchanged.
+    static func writing<T>(_ write: () throws -> T) throws(CommandFailure) -> T {
+        do {
+            return try write()
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw output("\(error)")
+        }
+    }
+
     /// Anything else that stops the run (exit 1).
     static func failed(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.someInputsFailed) }
 }

@@ -22,12 +22,13 @@ struct VideoCommand: ParsableCommand {
             for directory frames and "dropped": D (frames dropped just before) under --realtime. Events:
               {"event": "settled", "frame": N, "time_s": T, "detections": [...]}   objects left to right
               {"frame": N, "time_s": T, "error": MESSAGE}    a frame that failed; the stream goes on
-              {"event": "error", "error": MESSAGE}    a stream that cannot go on (exit status 1)
-              {"event": "end", "frames": R, "processed": P, "skipped": S, "dropped": D, "failed": F, "seconds": W, "fps": P/W}
+              {"event": "error", "source": SOURCE, "error": MESSAGE}    a stream that cannot go on (exit status 1)
+              {"event": "end", "source": SOURCE, "frames": R, "processed": P, "skipped": S, "dropped": D, "failed": F, "seconds": W, "fps": P/W}
             --format array replaces "detections" by "array": [class, score, xmin, xmax, ymin, ymax, ...].
 
-            All of detect's options apply (--save writes frame_NNNNNN.png per processed frame; --json is \
-            accepted, the output being JSON anyway).
+            detect's model and detection options apply, but not --format table, --masks or --faces \
+            (--save writes frame_NNNNNN.png per processed frame; --json is accepted, the output being \
+            JSON anyway).
 
             Examples:
               ffmpeg -i match.mp4 -f yuv4mpegpipe - | swift-yolo video --every 3 --smooth -
@@ -79,22 +80,27 @@ struct VideoCommand: ParsableCommand {
     var format: VideoOutputFormat = .json
 
     func validate() throws {
-        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
-        if let fps {
-            guard fps.isFinite, fps > 0, fps <= Self.maximumFrameRate else {
-                throw ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps)")
-            }
+        let fpsProblem = ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps ?? 0)")
+        if let fps, fps > Self.maximumFrameRate { throw fpsProblem }
+        // The tracker's options are checked with or without --smooth, so that a typo is not silently ignored.
+        switch pipelineOptions(tracking: true).fault {
+        case nil: break
+        case .every: throw ValidationError("--every must be at least 1, got \(every)")
+        case .frameRate: throw fpsProblem
+        case .tracking(let problem): throw ValidationError("--smooth: \(problem)")
+        case .settle(let problem): throw ValidationError("--settle: \(problem)")
         }
-        if let problem = trackerOptions.problem { throw ValidationError("--smooth: \(problem)") }
-        if let settle, let problem = SettleOptions(frames: settle, iou: settleIou).problem { throw ValidationError("--settle: \(problem)") }
+    }
+
+    /// The pipeline's options from the arguments; `tracking` adds the tracker's, which apply under --smooth.
+    private func pipelineOptions(tracking: Bool) -> VideoPipelineOptions {
+        VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps,
+                             tracking: tracking ? TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast) : nil,
+                             settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
     }
 
     /// The highest `--fps` accepted: a thousand frames a second is past any camera's.
     static let maximumFrameRate = 1000.0
-
-    private var trackerOptions: TrackerOptions {
-        TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast)
-    }
 
     func run() throws {
         let detector = try options.makeDetector()
@@ -118,12 +124,10 @@ struct VideoCommand: ParsableCommand {
         if let directory = frames as? ImageDirectorySource {
             for (path, kind) in directory.skipped { StandardStreams.message("warning: skipping '\(path)': \(kind)") }
         }
-        let pipelineOptions = VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps, tracking: smooth ? trackerOptions : nil,
-                                                   settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
         let rotations = options.rotationPasses
         // The options were validated with the arguments (`validate()`).
         let pipeline = VideoPipeline(source: frames, detector: ModelFrameDetector(detector: detector, rotations: rotations ?? [.degrees0]),
-                                     options: pipelineOptions, clock: SystemFrameClock())
+                                     options: pipelineOptions(tracking: smooth), clock: SystemFrameClock())
         let array = format == .array, showsRotation = rotations != nil
         var failed = 0
         var streamFailed = false
@@ -189,12 +193,7 @@ struct VideoCommand: ParsableCommand {
             return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId, name: d.label, confidence: d.confidence)
         }
         let wanted = Directory.appending(String(format: "frame_%06d", report.frame), to: directory) + options.saveFormat.fileExtension
-        let written: String
-        do {
-            written = try Annotator.annotate(report.image, boxes: boxes).write(to: wanted, format: options.saveFormat)
-        } catch {
-            throw CommandFailure.output("\(error)")
-        }
+        let written = try CommandFailure.writing { try Annotator.annotate(report.image, boxes: boxes).write(to: wanted, format: options.saveFormat) }
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
     }
 }

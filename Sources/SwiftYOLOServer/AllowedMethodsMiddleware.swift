@@ -16,12 +16,18 @@ struct AllowedMethodsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             let response = try await next(request, context)
-            guard response.status == .notFound, context.endpointPath == nil || context.endpointPath == "NotFound" else { return response }
+            guard response.status == .notFound, Self.noRouteMatched(context) else { return response }
             return refusal(request)
         } catch let error as HTTPError where error.status == .notFound {
-            guard context.endpointPath == nil || context.endpointPath == "NotFound" else { throw error }
+            guard Self.noRouteMatched(context) else { throw error }
             return refusal(request)
         }
+    }
+
+    /// Whether the router found no route for the request: a 404 from a route (an unknown model, say)
+    /// is that route's answer and passes through.
+    private static func noRouteMatched(_ context: Context) -> Bool {
+        context.endpointPath == nil || context.endpointPath == "NotFound"
     }
 
     /// 405 or 404; to HEAD, its head alone (a body there would be read as the next answer's start).

@@ -24,11 +24,31 @@ public struct VideoPipelineOptions: Sendable, Equatable {
     }
 
     /// A reason the options are unusable, or `nil`.
-    public var problem: String? {
-        if every < 1 { return "every must be at least 1, got \(every)" }
-        if let frameRate, !(frameRate > 0 && frameRate.isFinite) { return "frame rate must be positive, got \(frameRate)" }
-        if let problem = tracking?.problem { return problem }
-        return settle?.problem
+    public var problem: String? { fault?.description }
+
+    /// The first option that is unusable, and why: the one check behind `problem` and the command
+    /// line's own messages, which name its flags.
+    package enum Fault: CustomStringConvertible, Equatable {
+        case every(Int)
+        case frameRate(Double)
+        case tracking(String)
+        case settle(String)
+
+        package var description: String {
+            switch self {
+            case .every(let every): "every must be at least 1, got \(every)"
+            case .frameRate(let rate): "frame rate must be positive, got \(rate)"
+            case .tracking(let problem), .settle(let problem): problem
+            }
+        }
+    }
+
+    /// The first unusable option, or `nil`.
+    package var fault: Fault? {
+        if every < 1 { return .every(every) }
+        if let frameRate, !(frameRate > 0 && frameRate.isFinite) { return .frameRate(frameRate) }
+        if let problem = tracking?.problem { return .tracking(problem) }
+        return settle?.problem.map(Fault.settle)
     }
 
     /// The frame rate of directories, which declare none.

@@ -21,6 +21,12 @@ package enum RegularFile {
         }
     }
 
+    /// Why the open file of `status` cannot be read as a stream, or `nil`: a FIFO or a device may be,
+    /// as standard input may; a directory and a file this run writes may not.
+    package static func streamRefusal(_ status: stat) -> String? {
+        status.st_mode & S_IFMT == S_IFDIR ? otherKind(status.st_mode) : OutputFiles.refusal(status)
+    }
+
     /// Throws unless `path` names a regular file (symbolic links followed); never opens it.
     package static func check(_ path: String) throws(FileSystemError) {
         var status = stat()

@@ -31,7 +31,7 @@ final class ByteInput {
             let fd = PathEncoding.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
             guard fd >= 0 else { throw .unreadable(source: path, reason: String(cString: strerror(errno))) }
             var info = stat()
-            if fstat(fd, &info) == 0, let refusal = (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : OutputFiles.refusal(info) {
+            if fstat(fd, &info) == 0, let refusal = RegularFile.streamRefusal(info) {
                 close(fd)
                 throw .unreadable(source: path, reason: refusal)
             }
