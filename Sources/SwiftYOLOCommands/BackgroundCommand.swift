@@ -15,8 +15,8 @@ struct BackgroundCommand: ParsableCommand {
             Pixels outside the union of the masks of the detected objects (of --classes, when given) \
             become --replace: a colour (white, black, #RRGGBB), transparent (a PNG with alpha), or the \
             pixels of another picture stretched to the image. --feather PX softens the edge over about \
-            PX pixels. Each result is written as DIR/<name>.png (never replacing a file); the detection \
-            options are detect's.
+            PX pixels. Each result is written as DIR/<name>.png, or .jpg under --save-format jpg (never \
+            replacing a file; a transparent background needs PNG); the detection options are detect's.
 
             Examples:
               swift-yolo background --model Weights/yolo11n-seg.swyolo --replace white --classes person --save out/ bus.jpg
@@ -36,6 +36,9 @@ struct BackgroundCommand: ParsableCommand {
 
     func validate() throws {
         guard options.save != nil else { throw ValidationError("background writes its pictures with --save DIR; give one") }
+        if options.saveFormat == .jpg, replace.lowercased() == "transparent" {
+            throw ValidationError("--replace transparent needs --save-format png: a JPEG has no transparency")
+        }
         guard (0...1024).contains(feather) else { throw ValidationError("--feather must lie in 0…1024 pixels, got \(feather)") }
         if replace.hasPrefix("#"), Self.hexColor(replace) == nil {
             throw ValidationError("--replace \(replace): a colour is #RRGGBB (six hex digits)")
@@ -69,6 +72,8 @@ struct BackgroundCommand: ParsableCommand {
         try options.createSaveDirectory()
         guard let directory = options.save else { return }
         var failures = 0, done = 0
+        /// Failures to write a picture (a full disk, a file-size limit): the status says so (74), not 1.
+        var unwritten = 0
         for input in ImageInputs(arguments: inputs) {
             let image = input.path
             if let signal = Interruption.signal { throw Interrupted(signal: signal) }
@@ -86,19 +91,32 @@ struct BackgroundCommand: ParsableCommand {
                 }
                 let name = image.split(separator: "/").last.map(String.init) ?? image
                 let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
-                let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
-                let saved = try measure(&writeTime) {
-                    try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels).writePNG(to: wanted)
+                let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + options.saveFormat.fileExtension
+                let saved = try CommandFailure.writing {
+                    try measure(&writeTime) {
+                        // RGBA (a transparent background) is PNG only; `validate` refused it with jpg.
+                        replaced.channels == 3
+                            ? try RGBImage(width: replaced.width, height: replaced.height, pixels: replaced.pixels).write(to: wanted, format: options.saveFormat)
+                            : try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels).writePNG(to: wanted)
+                    }
                 }
-                line = options.json ? ResultJSON.line(image: image, result: replaced.result, saved: saved)
-                    : "saved \(DisplayText.terminal(saved)): \(replaced.result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
+                // The library decoded nothing: the decode stage is the command's.
+                var timings = replaced.result.timings
+                timings.decode = decodeTime
+                let result = DetectionResult(detections: replaced.result.detections, imageWidth: replaced.result.imageWidth,
+                                             imageHeight: replaced.result.imageHeight, inputWidth: replaced.result.inputWidth,
+                                             inputHeight: replaced.result.inputHeight, timings: timings)
+                let detection = timings.total - decodeTime
+                line = options.json ? ResultJSON.line(image: image, result: result, saved: saved)
+                    : "saved \(DisplayText.terminal(saved)): \(result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
                         + ResultJSON.milliseconds(decodeTime + replaceTime + writeTime) + " ms (decode \(ResultJSON.milliseconds(decodeTime)), detection "
-                        + ResultJSON.milliseconds(replaced.result.timings.total - replaced.result.timings.decode) + ", compositing "
-                        + ResultJSON.milliseconds(replaceTime - (replaced.result.timings.total - replaced.result.timings.decode)) + ", PNG \(ResultJSON.milliseconds(writeTime)))"
-            } catch let failure as CommandFailure {
+                        + ResultJSON.milliseconds(detection) + ", compositing " + ResultJSON.milliseconds(replaceTime - detection)
+                        + ", writing \(ResultJSON.milliseconds(writeTime)))"
+            } catch let failure as CommandFailure where failure.status != ExitStatus.outputFailed {
                 throw failure
             } catch {
                 failures += 1
+                if (error as? CommandFailure)?.status == ExitStatus.outputFailed { unwritten += 1 }
                 if options.json {
                     line = ResultJSON.errorLine(image: image, error: error)
                 } else {
@@ -112,7 +130,7 @@ struct BackgroundCommand: ParsableCommand {
         }
         if failures > 0 {
             if !options.json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
-            throw ExitCode(ExitStatus.someInputsFailed)
+            throw ExitCode(unwritten > 0 ? ExitStatus.outputFailed : ExitStatus.someInputsFailed)
         }
     }
 }

@@ -84,6 +84,8 @@ struct DetectCommand: ParsableCommand {
         let ofTotal = total.map { " of \($0)" } ?? ""
         var failures = 0
         var done = 0
+        /// Failures to write a picture (a full disk, a file-size limit): the status says so (74), not 1.
+        var unwritten = 0
         for input in images {
             let image = input.path
             if let signal = Interruption.signal {
@@ -99,8 +101,11 @@ struct DetectCommand: ParsableCommand {
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 var (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
                 if faces { result = result.addingFaces() }
-                let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
-                if let masks { try saveInstanceMap(result, named: image, directory: masks) }
+                let saved = try CommandFailure.writing {
+                    let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
+                    if let masks { try saveInstanceMap(result, named: image, directory: masks) }
+                    return saved
+                }
                 switch format {
                 case .json: line = ResultJSON.line(image: image, result: result, rotations: rotations, saved: saved)
                 case .array: line = DetectionReport.arrayLine(result.detections)
@@ -114,6 +119,7 @@ struct DetectCommand: ParsableCommand {
                 }
             } catch {
                 failures += 1
+                if (error as? CommandFailure)?.status == ExitStatus.outputFailed { unwritten += 1 }
                 if !json {
                     StandardStreams.message("error: \(error)")
                     done += 1
@@ -132,7 +138,7 @@ struct DetectCommand: ParsableCommand {
         }
         if failures > 0 {
             if !json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
-            throw ExitCode(ExitStatus.someInputsFailed)
+            throw ExitCode(unwritten > 0 ? ExitStatus.outputFailed : ExitStatus.someInputsFailed)
         }
     }
 

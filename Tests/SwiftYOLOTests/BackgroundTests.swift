@@ -107,4 +107,25 @@ import SwiftYOLO
         let refused = try CommandLineTests.swiftYOLO(["background", "--save", directory, bus])  // the detection model
         #expect(refused.status == 64 && refused.stderr.contains("segmentation model"), "\(refused.status) \(refused.stderr)")
     }
+
+    /// `--save-format jpg` was listed in `background --help` and ignored (a PNG was written), and the
+    /// JSON's decode time was 0.
+    @Test func commandLineWritesJPEGAndTimesTheDecode() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-yolo-background-jpg-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = Fixtures.path("Weights/yolo11n-seg.swyolo"), bus = Fixtures.path("../shared/images/bus.jpg")
+        let run = try CommandLineTests.swiftYOLO(["background", "--json", "--model", model, "--save-format", "jpg", "--save", directory, bus])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(line["saved"] as? String == directory + "/bus.jpg")
+        #expect(((line["timing_ms"] as? [String: Any])?["decode"] as? Double ?? 0) > 0, "\(run.stdout)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: directory + "/bus.jpg"))
+        #expect(Array(written.prefix(3)) == [0xFF, 0xD8, 0xFF])  // a JPEG
+        let picture = try ImageDecoder().decode(contentsOf: directory + "/bus.jpg")
+        #expect(picture.width == 810 && picture.height == 1080)
+
+        let refused = try CommandLineTests.swiftYOLO(["background", "--model", model, "--replace", "transparent", "--save-format", "jpg",
+                                                      "--save", directory, bus])
+        #expect(refused.status == 64 && refused.stderr.contains("--replace transparent needs --save-format png"), "\(refused.stderr)")
+    }
 }

@@ -240,15 +240,29 @@ import YOLOFileSystem
     }
 
     /// Under `ulimit -f`, SIGXFSZ killed `--save` with no message and left its temporary; now the
-    /// write fails with a message, the other images still run, and nothing partial is left.
+    /// write fails with a message, the other images still run, and nothing partial is left. The
+    /// status is 74, writing failed, as `video --save`'s (it was 1, as for an unreadable input).
     @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
     func aFileSizeLimitIsReportedNotFatal() throws {
         let directory = try Self.directory("ulimit")
         let run = try Self.run(["detect", "--json", "--save", directory, Self.bus, Self.zidane],
                                setup: Setup(fileSizeLimit: 16_384, fileSizeSignal: "default"))
-        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.status == 74, "\(run.stderr)")
         #expect(run.lines.count == 2)
         #expect(run.stdout.contains("\"error\": \"cannot write '\(directory)/bus.png': writing failed: File too large\""), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
+
+    /// `background` as `detect --save`: each picture that cannot be written is an error line, the
+    /// others still run, nothing partial is left, and the status is 74.
+    @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
+    func aBackgroundThatCannotBeWrittenSaysSo() throws {
+        let directory = try Self.directory("background-ulimit")
+        let run = try Self.run(["background", "--json", "--model", Fixtures.path("Weights/yolo11n-seg.swyolo"), "--replace", "white",
+                                "--save", directory, Self.bus, Self.zidane],
+                               setup: Setup(fileSizeLimit: 16_384, fileSizeSignal: "default"))
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.lines.count == 2 && run.lines.allSatisfy { $0.contains("writing failed: File too large") }, "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
 

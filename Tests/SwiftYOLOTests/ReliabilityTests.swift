@@ -79,7 +79,7 @@ import TestSupport
     }
 
     /// A `--save` whose write fails half-way (the file-size limit, 16 KB, is hit while the ~1 MB PNG
-    /// is written) reports the image as failed and leaves neither the file nor its temporary, and an
+    /// is written) reports the image as failed (exit 74, writing failed) and leaves neither the file nor its temporary, and an
     /// earlier file of that name is left as it was.
     /// The sanitizer runtimes keep file-backed memory that a 16 KB file-size limit breaks (SIGBUS), so
     /// the file-size tests run without ThreadSanitizer (`make sanitize-thread` sets TSAN_OPTIONS).
@@ -89,14 +89,14 @@ import TestSupport
     func failedSaveLeavesNoFileAndKeepsTheOldOne() throws {
         let directory = try Self.freshDirectory("failed")
         let run = try Self.swiftYOLO(["detect", "--json", "--save", directory, Self.images[0]], limit: .failsWrites(bytes: 16_384))
-        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stdout.contains("\"error\": \"cannot write '\(directory)/bus.png': writing failed: File too large\""), "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
 
         let old = Data("the previous picture".utf8)
         try old.write(to: URL(fileURLWithPath: directory + "/bus.png"))
         let again = try Self.swiftYOLO(["detect", "--json", "--save", directory, Self.images[0]], limit: .failsWrites(bytes: 16_384))
-        #expect(again.status == 1)
+        #expect(again.status == 74)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["bus.png"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/bus.png")) == old)
     }
