@@ -10,10 +10,10 @@ struct DetectionArguments: ParsableArguments {
 
     @OptionGroup var threadsOption: ThreadsOption
 
-    @Flag(help: "Short for --format json: one JSON object per image per line.")
+    @Flag(help: "One JSON object per image per line (detect: short for --format json).")
     var json = false
 
-    @Option(help: ArgumentHelp("Write each image with its boxes drawn into this directory.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write the pictures into this directory: each image with its boxes drawn (background: the cut-out).", valueName: "dir"))
     var save: String?
 
     @Option(name: .customLong("save-format"), help: ArgumentHelp("The pictures' format: png (lossless) or jpg (quality 90, smaller and faster).", valueName: "format"))
