@@ -28,7 +28,11 @@ package enum InferenceProtocol {
             let container = try decoder.singleValueContainer()
             if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
             else if let number = try? container.decode(Double.self) { self = .number(number) }
-            else { self = .string(try container.decode(String.self)) }
+            else if let text = try? container.decode(String.self) { self = .string(text) }
+            else {
+                // Also a number past Double's range (1e999), which the decoder refuses as a number.
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a parameter is a string, a finite number or a boolean")
+            }
         }
 
         /// The value as a query parameter would give it.

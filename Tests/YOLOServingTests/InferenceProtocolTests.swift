@@ -26,6 +26,11 @@ import YOLOServing
             (Self.request("{\"name\": \"image\", \"shape\": [1], \"datatype\": \"FP32\", \"data\": [\"AA==\"]}"), "datatype FP32"),
             (Self.request("{\"name\": \"image\", \"shape\": [2], \"datatype\": \"BYTES\", \"data\": [\"AA==\", \"AA==\"]}"), "one image"),
             (Self.request("{\"name\": \"image\", \"shape\": [1], \"datatype\": \"BYTES\", \"data\": [\"%%%\"]}"), "not base64"),
+            // It said "Expected to decode String but found number".
+            (Self.request("{\"name\": \"image\", \"shape\": [1], \"datatype\": \"BYTES\", \"data\": [\"AA==\"]}", parameters: ", \"parameters\": {\"conf\": 1e999}"),
+             "a parameter is a string, a finite number or a boolean at parameters.conf"),
+            (Self.request("{\"name\": \"image\", \"shape\": [1], \"datatype\": \"BYTES\", \"data\": [\"AA==\"]}", parameters: ", \"parameters\": {\"conf\": [1]}"),
+             "a parameter is a string, a finite number or a boolean at parameters.conf"),
         ]
         for (body, message) in cases {
             #expect {
