@@ -13,7 +13,8 @@ struct VideoCommand: ParsableCommand {
             SOURCE is a YUV4MPEG2 stream — a .y4m file, or - for standard input, so any video ffmpeg reads \
             works: ffmpeg -i clip.mp4 -f yuv4mpegpipe - | swift-yolo video - — or a directory whose \
             .png/.jpg/.jpeg files are the frames in name order. 8-bit 4:2:0 and 4:4:4 streams are \
-            converted to RGB with BT.601 exactly as ffmpeg does (limited range, or full with XCOLORRANGE=FULL).
+            converted to RGB with BT.601 exactly as ffmpeg does (limited range, or full with XCOLORRANGE=FULL; \
+            4:2:0 frames of odd height differ at colour edges, where ffmpeg interpolates the chroma).
 
             Output is JSON Lines, one object per processed frame (frames count from 0; time_s is frame / fps):
               {"frame": N, "time_s": T, "detections": [{"class": ID, "label": NAME, "confidence": C, \
@@ -22,7 +23,7 @@ struct VideoCommand: ParsableCommand {
             for directory frames and "dropped": D (frames dropped just before) under --realtime. Events:
               {"event": "settled", "frame": N, "time_s": T, "detections": [...]}   objects left to right
               {"frame": N, "time_s": T, "error": MESSAGE}    a frame that failed; the stream goes on
-              {"event": "error", "source": SOURCE, "error": MESSAGE}    a stream that cannot go on (exit status 1)
+              {"event": "error", "source": SOURCE, "error": MESSAGE}    a stream that cannot go on (exit status 1; 74 if a frame could not be saved)
               {"event": "end", "source": SOURCE, "frames": R, "processed": P, "skipped": S, "dropped": D, "failed": F, "seconds": W, "fps": P/W}
             --format array replaces "detections" by "array": [class, score, xmin, xmax, ymin, ymax, ...].
 
@@ -115,6 +116,10 @@ struct VideoCommand: ParsableCommand {
         let frames: any FrameSource
         do {
             frames = try openSource(decoder: detector.decoder)
+        } catch VideoError.interrupted(_, let signal) {
+            // Interrupted while waiting for the header: as an interrupt mid-stream, the end line and 130/143.
+            try end(SamplingCounts(), failed: 0)
+            throw Interrupted(signal: signal)
         } catch {
             // A source that cannot be opened is reported in the stream's own terms, as a stream error.
             try emit(VideoReport.streamErrorLine(source: sourceName, message: "\(error)"))
@@ -137,7 +142,16 @@ struct VideoCommand: ParsableCommand {
             try pipeline.run { event in
                 switch event {
                 case .frame(let report):
-                    if let save = options.save { try saveFrame(report, directory: save) }
+                    if let save = options.save {
+                        do {
+                            try saveFrame(report, directory: save)
+                        } catch {
+                            // The frame is reported and counted as failed; the stream ends below.
+                            failed += 1
+                            try emit(VideoReport.frameErrorLine(frame: report.frame, time: report.time, file: report.file, message: "\(error)"))
+                            throw error
+                        }
+                    }
                     try emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime))
                 case .settled(let frame, let time, let detections):
                     try emit(VideoReport.settledLine(frame: frame, time: time, detections: detections, array: array, showsRotation: showsRotation))

@@ -23,6 +23,9 @@ public final class VideoPipeline {
     private var settle: SettleDetector?
     /// The rotation that last found each track, for tracks coasting through a missed frame.
     private var trackRotations: [Int: Rotation] = [:]
+    /// The size of the last frame detected in: a frame of another size (a directory's next picture)
+    /// starts the tracks and the settle count afresh, whose boxes belong to the old size.
+    private var frameSize: (width: Int, height: Int)?
 
     /// Reads `source` through `detector` with `options`.
     /// - Throws: `DetectorError.invalidOptions` where `options` are unusable (`VideoPipelineOptions.problem`).
@@ -68,6 +71,9 @@ public final class VideoPipeline {
                 continue
             }
             timings.decode = clock.now - start
+            let size = (width: frame.image.width, height: frame.image.height)
+            if let frameSize, frameSize != size { restartTracking() }
+            frameSize = size
             let found: [RotatedDetection]
             do {
                 let result = try detector.detect(frame)
@@ -90,6 +96,13 @@ public final class VideoPipeline {
                 }
             }
         }
+    }
+
+    /// Forgets the tracks and the scene the settle count compares with.
+    private func restartTracking() {
+        tracker = tracker.map { ObjectTracker(options: $0.options) }
+        settle = settle.map { SettleDetector(options: $0.options) }
+        trackRotations = [:]
     }
 
     /// The raw detections, or the tracked objects when tracking.

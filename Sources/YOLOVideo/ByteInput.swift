@@ -95,6 +95,14 @@ final class ByteInput {
         }
     }
 
+    /// Whether the next read needs no wait: bytes are read ahead, the input has ended, or `poll`
+    /// says the descriptor has bytes or has hung up (a regular file always has).
+    var hasArrived: Bool {
+        if start < end || reachedEnd { return true }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) != 0  // an error too: the read will report it at once
+    }
+
     /// One `read(2)` of up to `count` bytes: the bytes it read, 0 where it read none (the end of the
     /// input, now `reachedEnd`, or a signal that is not an interruption); an error or an interruption
     /// (`Interruption.signal`) throws.

@@ -1,3 +1,4 @@
+import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +10,7 @@ import Darwin
 package protocol FrameClock: AnyObject {
     /// Seconds since an arbitrary, fixed origin.
     func now() -> Double
-    /// Returns once `now() >= deadline`.
+    /// Returns once `now() >= deadline`, or earlier on an interrupt (`Interruption.signal`).
     func sleep(until deadline: Double)
 }
 
@@ -26,10 +27,15 @@ package final class SystemFrameClock: FrameClock {
     }
 
     package func sleep(until deadline: Double) {
-        let wait = deadline - now()
+        // At most a year at a time: a rate of 1e-300 frames a second, or a header's F1:2^63, must
+        // not overflow the conversion to whole seconds (a NaN deadline is no wait).
+        let wait = min(deadline - now(), Self.longestWait)
         guard wait > 0 else { return }
         var request = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR && Interruption.signal == nil { request = remaining }
     }
+
+    /// The longest single wait, in seconds.
+    static let longestWait = 365.0 * 86_400
 }

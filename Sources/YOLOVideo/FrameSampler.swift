@@ -1,3 +1,5 @@
+import YOLOFileSystem
+
 /// How many frames a `FrameSampler` read, handed on, and passed over.
 public struct SamplingCounts: Sendable, Equatable {
     /// Frames read from the source.
@@ -26,7 +28,9 @@ public struct SamplingCounts: Sendable, Equatable {
 ///   arrives `k · N / fps` seconds after the first. When the caller asks for the next frame (the
 ///   previous one is done), it gets the newest sampled frame that has arrived, and the older ones
 ///   that arrived meanwhile are dropped and counted; if none has arrived yet, it waits for the
-///   next. So a live source never queues up, and a file plays at its real speed.
+///   next. So a live source never queues up, and a file plays at its real speed. A live source
+///   slower than its declared rate loses nothing: a frame counts as arrived only when the source
+///   has it (`FrameSource.nextFrameHasArrived`), not merely because its time has come.
 ///
 /// Frames passed over are read but never converted. The frames handed on carry times at the
 /// sampler's rate (`index / frameRate`), so a rate given by the caller overrides the source's.
@@ -84,14 +88,12 @@ package final class FrameSampler {
         // The newest sampled frame that has arrived (a nanosecond's slack against rounding).
         // Clamped: a huge rate or a long wait must not overflow the conversion to Int.
         let arrived = ((now - start) / interval + 1e-9).rounded(.down)
-        var target = arrived < Double(Int.max / 2) ? Int(arrived) : Int.max / 2
-        if target < nextSampled {
-            clock.sleep(until: start + Double(nextSampled) * interval)
-            target = nextSampled
-        }
+        let target = arrived < Double(Int.max / 2) ? Int(arrived) : Int.max / 2
         var held: PendingFrame?
         var dropped = 0
-        while let frame = try source.read() {
+        // Frames past the first are read only while they have arrived: a slow live source's next
+        // frame is not there yet, and the one held is the newest.
+        while held == nil || source.nextFrameHasArrived, let frame = try source.read() {
             counts.read += 1
             guard frame.index % every == 0 else {
                 counts.skipped += 1
@@ -102,6 +104,11 @@ package final class FrameSampler {
             if frame.index / every >= target { break }
         }
         guard let held else { return nil }
+        if held.index / every > target {
+            // Ahead of the source's time (a file read faster than it plays): wait for the frame's.
+            clock.sleep(until: start + Double(held.index / every) * interval)
+            if let signal = Interruption.signal { throw .interrupted(source: source.name, signal: signal) }
+        }
         nextSampled = held.index / every + 1
         counts.processed += 1
         counts.dropped += dropped

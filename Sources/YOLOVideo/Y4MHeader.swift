@@ -84,11 +84,11 @@ package struct Y4MHeader: Sendable, Equatable {
                 }
                 chroma = parsed
             case "X":
+                // As ffmpeg: a value starting FULL or LIMITED sets the range; any other is ignored
+                // (unspecified, which ffmpeg converts as limited).
                 if value.hasPrefix("COLORRANGE=") {
-                    guard let parsed = YUVRange(rawValue: String(value.dropFirst("COLORRANGE=".count))) else {
-                        throw .invalidHeader(source: source, reason: "unknown \(value) (LIMITED or FULL)")
-                    }
-                    range = parsed
+                    let given = value.dropFirst("COLORRANGE=".count)
+                    if let parsed = YUVRange.allCases.first(where: { given.hasPrefix($0.rawValue) }) { range = parsed }
                 }
             default:
                 continue  // A (aspect) and tags this reader has no use for

@@ -59,6 +59,9 @@ public final class Y4MReader: FrameSource {
         }
     }
 
+    /// A pipe's next bytes are there (read ahead, or waiting to be read); a file's always are.
+    public var nextFrameHasArrived: Bool { input.hasArrived }
+
     private func readFrameLine(index: Int) throws(VideoError) -> [UInt8]? {
         do {
             return try input.readLine(maxLength: Self.maxLineLength, what: "frame \(index)'s FRAME line")

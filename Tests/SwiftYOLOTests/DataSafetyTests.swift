@@ -268,6 +268,7 @@ import YOLOFileSystem
 
     /// `video --save` whose frame cannot be written ends the stream with its error event and the end
     /// line, as any stream that cannot go on, and exit 74 (it stopped with neither on standard output).
+    /// The frame itself gets its error line and counts as failed (it counted as processed, with no line).
     @Test(.enabled(if: ReliabilityTests.fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
     func aVideoFrameThatCannotBeSavedEndsTheStreamWithItsEvents() throws {
         let frames = try Self.directory("video-save-frames"), saved = try Self.directory("video-save-out")
@@ -275,9 +276,11 @@ import YOLOFileSystem
         let run = try Self.run(["video", "--imgsz", "64", "--save", saved, frames],
                                setup: Setup(fileSizeLimit: 16_384, fileSizeSignal: "default"))
         #expect(run.status == 74, "\(run.stderr)")
-        #expect(run.lines.count == 2, "\(run.stdout)")
-        #expect(run.lines.first?.hasPrefix("{\"event\": \"error\"") == true && run.stdout.contains("File too large"), "\(run.stdout)")
-        #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true, "\(run.stdout)")
+        #expect(run.lines.count == 3, "\(run.stdout)")
+        #expect(run.lines.first?.hasPrefix("{\"frame\": 0, \"time_s\": 0, \"image\": \"\(frames)/0.jpg\", \"error\": ") == true
+                && run.lines.first?.contains("File too large") == true, "\(run.stdout)")
+        #expect(run.lines[1].hasPrefix("{\"event\": \"error\"") && run.lines[1].contains("File too large"), "\(run.stdout)")
+        #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true && run.lines.last?.contains("\"failed\": 1") == true, "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: saved) == [])
     }
 
@@ -309,6 +312,40 @@ import YOLOFileSystem
         #expect(left.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "\(left)")
         #expect(left.count == lines.count, "one picture per line written")
         #expect(run.stderr.contains("interrupted by signal \(signal) after \(lines.count) of 40 image(s)"), "\(run.stderr)")
+    }
+
+    /// `video --realtime` waiting for a frame's time slept through SIGINT and SIGTERM (at 0.05 fps
+    /// for 20 s, with `--every 2^63` for ever), and at 1e-300 fps, which `--fps` accepts, or a
+    /// header's `F1:9223372036854775807`, it trapped converting the wait to whole seconds.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aRealtimeWaitEndsAtAnInterrupt(_ signal: Int32) throws {
+        let fixture = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/YOLOVideoTests/Fixtures/zidane-70x48-yuv420p.y4m"))))
+        let header = fixture.prefix { $0 != 0x0A }.count + 1
+        let stream = try Fixtures.temporaryFile("slow-\(signal).y4m", bytes: Array(fixture.prefix(header)) + Array(fixture[header...]) + Array(fixture[header...]))
+        let started = Date()
+        let process = try Self.start(["video", "--imgsz", "64", "--realtime", "--fps", "1e-300", stream].map { PathEncoding.bytes(of: $0) }, setup: Setup())
+        usleep(1_500_000)
+        kill(process.processIdentifier, signal)
+        let run = Self.finish(process)
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true && run.lines.count <= 2, "\(run.stdout)")
+    }
+
+    /// An interrupt while `video` waited for a stream's header ended as a stream error, exit 1; it
+    /// is an interrupt, as mid-stream: the end line, then 130 or 143.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptBeforeTheHeaderIsAnInterrupt(_ signal: Int32) throws {
+        let directory = try Self.directory("header-wait-\(signal)")
+        #expect(mkfifo(directory + "/stream.y4m", 0o600) == 0)
+        let writer = open(directory + "/stream.y4m", O_RDWR)  // a writer that never writes: the read waits
+        defer { close(writer) }
+        let process = try Self.start(["video", "--imgsz", "64", directory + "/stream.y4m"].map { PathEncoding.bytes(of: $0) }, setup: Setup())
+        usleep(1_000_000)
+        kill(process.processIdentifier, signal)
+        let run = Self.finish(process)
+        #expect(run.status == 128 + signal, "\(run.stdout) \(run.stderr)")
+        #expect(run.lines.count == 1 && run.lines[0].hasPrefix("{\"event\": \"end\"") && run.lines[0].contains("\"processed\": 0"), "\(run.stdout)")
     }
 
     // MARK: - Inputs that are not regular files

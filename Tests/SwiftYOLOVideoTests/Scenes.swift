@@ -102,6 +102,21 @@ struct SquareDetector: FrameDetector {
     }
 }
 
+/// Frames held in memory, as a source of one's own (`PendingFrame(index:time:decode:)`), at 25 fps.
+final class FramesSource: FrameSource {
+    private let images: [RGBImage]
+    private var next = 0
+    init(_ images: [RGBImage]) { self.images = images }
+    var name: String { "frames" }
+    var frameRate: Double? { 25 }
+    func read() throws(VideoError) -> PendingFrame? {
+        guard next < images.count else { return nil }
+        let index = next, image = images[index]
+        next += 1
+        return PendingFrame(index: index, time: Double(index) / 25) { image }
+    }
+}
+
 /// A clock that only moves when told to: `sleep(until:)` jumps to the deadline.
 final class ManualClock: FrameClock, @unchecked Sendable {
     var time = 0.0

@@ -88,6 +88,20 @@ import TestSupport
         #expect(result.settled[1].detections.map(\.detection.label) == ["red", "red", "blue"])
     }
 
+    /// A directory's pictures may differ in size: tracks coasting from a larger frame were reported
+    /// on a smaller one with boxes outside it, and the settle count compared them. A frame of
+    /// another size starts both afresh.
+    @Test func aFrameOfAnotherSizeStartsTracksAndSettlingAfresh() throws {
+        let large = Scenes.frame(panX: 0, squares: [Scenes.Square(red: true, x: 70, y: 40)])
+        let small = RGBImage(width: 7, height: 5, fill: (60, 60, 60))
+        let options = VideoPipelineOptions(tracking: TrackerOptions(minHits: 1, window: 3, coast: 2), settle: SettleOptions(frames: 2))
+        let result = try Self.run(FramesSource([large, large, small, small]), options: options)
+        #expect(result.frames.map(\.detections.count) == [1, 1, 0, 0], "no track coasts into the small frames")
+        #expect(result.frames[1].detections.first?.track == 1)
+        // Settled over frames 0–1 (the square), and over 2–3 (the empty small frames), not across the change.
+        #expect(result.settled.map(\.frame) == [1, 3])
+    }
+
     @Test func settleCountsProcessedFramesUnderEvery() throws {
         let options = VideoPipelineOptions(every: 2, settle: SettleOptions(frames: 4))
         let result = try Self.run(try Scenes.stream("settle-every", frames: Self.settleFrames()), options: options)

@@ -60,9 +60,37 @@ import TestSupport
         let sampler = FrameSampler(source: try Self.reader(frames: 5), realtime: true, frameRate: 10, clock: clock)
         let run = try Self.drain(sampler, clock: clock, work: 0.04)
         #expect(run.frames == [0, 1, 2, 3, 4] && run.dropped.allSatisfy { $0 == 0 })
-        #expect(clock.sleeps.count == 5 && zip(clock.sleeps, [0.1, 0.2, 0.3, 0.4, 0.5]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(clock.sleeps)")
-        // The sampler waits for a 6th frame before it learns that the stream has ended.
+        // Each frame is read before its time is waited for, so the end of the file is found at
+        // once; it waited for a 6th frame's time (0.5 s) before.
+        #expect(clock.sleeps.count == 4 && zip(clock.sleeps, [0.1, 0.2, 0.3, 0.4]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(clock.sleeps)")
         #expect(sampler.counts == SamplingCounts(read: 5, processed: 5, skipped: 0, dropped: 0))
+    }
+
+    /// A live source slower than the rate it declares: 10 fps declared, a frame arriving each
+    /// second. The clock says frames 0…9 are due by the time frame 1 arrives; they were read
+    /// (blocking) and all but the last dropped. Only frames that have arrived are dropped now.
+    @Test func realtimeDropsNothingFromASlowLiveSource() throws {
+        let clock = ManualClock()
+        let source = ArrivingSource(try Self.reader(frames: 6))
+        let sampler = FrameSampler(source: source, realtime: true, frameRate: 10, clock: clock)
+        var frames: [Int] = []
+        while let (frame, dropped) = try sampler.next() {
+            frames.append(frame.index)
+            #expect(dropped == 0)
+            clock.time += 1  // a second later the next frame has arrived, and only it
+            source.arrived = frame.index + 2
+        }
+        #expect(frames == Array(0..<6))
+        #expect(sampler.counts == SamplingCounts(read: 6, processed: 6, skipped: 0, dropped: 0))
+        // When frames have arrived they are dropped as before: three at once, the newest taken.
+        let burst = ArrivingSource(try Self.reader(frames: 6)), burstClock = ManualClock()
+        let again = FrameSampler(source: burst, realtime: true, frameRate: 10, clock: burstClock)
+        burst.arrived = 1
+        _ = try again.next()
+        burstClock.time = 0.3
+        burst.arrived = 4
+        let newest = try #require(try again.next())
+        #expect(newest.frame.index == 3 && newest.dropped == 2)
     }
 
     @Test func directoryFramesInNameOrderAndABadImageIsReportedForItsFrame() throws {

@@ -42,6 +42,22 @@ enum TestStreams {
     }
 }
 
+/// A live source in a test: the frames below `arrived` have arrived (a real pipe's read of one
+/// that has not would block until it does).
+final class ArrivingSource: FrameSource {
+    let inner: any FrameSource
+    var arrived = 1
+    private var next = 0
+    init(_ inner: any FrameSource) { self.inner = inner }
+    var name: String { inner.name }
+    var frameRate: Double? { inner.frameRate }
+    var nextFrameHasArrived: Bool { next < arrived }
+    func read() throws(VideoError) -> PendingFrame? {
+        next += 1
+        return try inner.read()
+    }
+}
+
 /// A clock that only moves when told to: `sleep(until:)` jumps to the deadline.
 final class ManualClock: FrameClock, @unchecked Sendable {
     var time = 0.0
