@@ -107,6 +107,8 @@ final class ByteInput {
     /// input, now `reachedEnd`, or a signal that is not an interruption); an error or an interruption
     /// (`Interruption.signal`) throws.
     private func readSome(into destination: UnsafeMutableRawPointer, count: Int) throws(VideoError) -> Int {
+        // A signal that came before the read (while the model loaded, say) would not interrupt it.
+        if let signal = Interruption.signal { throw .interrupted(source: name, signal: signal) }
         let result = systemRead(descriptor, destination, count)
         if result > 0 { return result }
         if result == 0 {

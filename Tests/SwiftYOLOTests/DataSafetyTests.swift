@@ -89,6 +89,20 @@ import YOLOFileSystem
         return CommandLineTests.Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Waits (up to 60 s) until `process` runs `swift-yolo` with its handler for `signal` installed
+    /// (`SigCgt` in /proc), so that the signal is one the command handles, however slowly it starts.
+    static func waitForHandler(of signal: Int32, in process: Process) {
+        let pid = process.processIdentifier, deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+                .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+            if executable.hasSuffix("swift-yolo"), caught & (1 << UInt64(signal - 1)) != 0 { return }
+            usleep(10_000)
+        }
+    }
+
     static func directory(_ name: String) throws -> String {
         let path = try ScratchDirectory.fresh("safety-" + name)
         try Directory.create(path)
@@ -324,7 +338,8 @@ import YOLOFileSystem
         let stream = try Fixtures.temporaryFile("slow-\(signal).y4m", bytes: Array(fixture.prefix(header)) + Array(fixture[header...]) + Array(fixture[header...]))
         let started = Date()
         let process = try Self.start(["video", "--imgsz", "64", "--realtime", "--fps", "1e-300", stream].map { PathEncoding.bytes(of: $0) }, setup: Setup())
-        usleep(1_500_000)
+        Self.waitForHandler(of: signal, in: process)
+        usleep(1_000_000)  // the first frame, then the wait for the second (either way the run must end)
         kill(process.processIdentifier, signal)
         let run = Self.finish(process)
         #expect(run.status == 128 + signal, "\(run.stderr)")
@@ -341,7 +356,8 @@ import YOLOFileSystem
         let writer = open(directory + "/stream.y4m", O_RDWR)  // a writer that never writes: the read waits
         defer { close(writer) }
         let process = try Self.start(["video", "--imgsz", "64", directory + "/stream.y4m"].map { PathEncoding.bytes(of: $0) }, setup: Setup())
-        usleep(1_000_000)
+        Self.waitForHandler(of: signal, in: process)
+        usleep(300_000)
         kill(process.processIdentifier, signal)
         let run = Self.finish(process)
         #expect(run.status == 128 + signal, "\(run.stdout) \(run.stderr)")
