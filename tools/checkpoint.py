@@ -11,8 +11,10 @@ import collections
 import dataclasses
 import io
 import math
+import os
 import pickle
 import pickletools
+import stat
 import zipfile
 from dataclasses import dataclass
 
@@ -30,8 +32,9 @@ class Limits:
     max_zip_entries: int = 100_000
     max_pickle_bytes: int = 256 << 20
     max_total_bytes: int = 4 << 30  # sum of the entries' declared uncompressed sizes
-    max_compression_ratio: int = 100  # uncompressed / compressed size of one entry (torch stores, 1:1)
-    max_pickle_opcodes: int = 2_000_000  # each may build an object: bounds the memory of the object tree
+    max_compression_ratio: int = 100  # uncompressed / compressed size of an entry, and of them all (torch stores, 1:1)
+    max_pickle_opcodes: int = 2_000_000  # each may build an object: bounds the number of objects in the tree
+    max_pickle_depth: int = 1_000  # objects nested in objects as the pickle builds them (hashing a deep tuple recurses in C)
     tensor_slack_bytes: int = 64 << 20  # rebuilt tensors may exceed the archive's bytes by this much
     max_nesting: int = 100  # module and container nesting accepted when walking the unpickled objects
     max_walk_nodes: int = 1_000_000  # objects visited when walking the modules and the yaml (shared ones count each time)
@@ -186,6 +189,22 @@ def _rebuild_from_type_v2(func, _new_type, args, _state):
     return func(*args)
 
 
+def _bytearray(source=b"", *arguments):
+    """builtins.bytearray of bytes or text the pickle carries, never of a size: `bytearray(1 << 30)`
+    is a gigabyte from a few bytes of pickle."""
+    if not isinstance(source, (bytes, bytearray, str)):
+        raise CheckpointError(f"bytearray of {describe(source)}: only bytes the pickle carries are accepted")
+    return bytearray(source, *arguments)
+
+
+def _torch_size(dimensions=()):
+    """torch.Size: a tensor's shape, a tuple of at most 64 dimensions (a shape built from a large
+    bytearray is eight times its bytes)."""
+    if not isinstance(dimensions, (tuple, list)) or len(dimensions) > 64:
+        raise CheckpointError(f"torch.Size of {describe(dimensions)}: expected at most 64 dimensions")
+    return tuple(dimensions)
+
+
 def _codecs_encode(text, encoding="utf-8"):
     """_codecs.encode as protocol-2 pickles use it for bytes (latin-1 only)."""
     if encoding not in ("latin1", "latin-1") or not isinstance(text, str):
@@ -197,11 +216,11 @@ ALLOWED_GLOBALS = {
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
     ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
-    ("torch", "Size"): tuple,
+    ("torch", "Size"): _torch_size,
     ("collections", "OrderedDict"): collections.OrderedDict,
     ("_codecs", "encode"): _codecs_encode,
     **{(module, name): builtin for module in ("builtins", "__builtin__")
-       for name, builtin in {"set": set, "frozenset": frozenset, "bytearray": bytearray,
+       for name, builtin in {"set": set, "frozenset": frozenset, "bytearray": _bytearray,
                              "slice": slice, "complex": complex}.items()},
     **{("torch", name): StorageType(name, dtype) for name, dtype in STORAGE_DTYPES.items()},
 }
@@ -290,6 +309,8 @@ class _TensorSource:
 
 def _open_archive(path, limits):
     """Open the zip and return (archive, prefix of `<prefix>/data.pkl`, declared uncompressed bytes)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the open until a writer came
+        raise CheckpointError("it is not a regular file (a FIFO, device or directory)")
     try:
         archive = zipfile.ZipFile(path)
     except zipfile.BadZipFile:
@@ -317,6 +338,9 @@ def _open_archive(path, limits):
         if info.file_size > 1 << 20 and info.file_size > limits.max_compression_ratio * max(info.compress_size, 1):
             raise limits.exceeded("max_compression_ratio", f"zip entry '{info.filename[:80]}' expands "
                                   f"{info.compress_size} bytes to {info.file_size}")
+    compressed = sum(info.compress_size for info in infos)  # or many entries of just under 1 MiB each
+    if total > 1 << 20 and total > limits.max_compression_ratio * max(compressed, 1):
+        raise limits.exceeded("max_compression_ratio", f"zip archive's {len(infos)} entries expand {compressed} bytes to {total}")
     pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
     if len(pickles) != 1:
         raise CheckpointError(f"expected one '<prefix>/data.pkl' in the zip archive, found {len(pickles)}")
@@ -331,6 +355,7 @@ def _check_opcodes(data, limits):
     torch number their memo entries 0, 1, 2, ... in order.
     """
     memo_entries = 0
+    depths = _NestingDepths(limits)
     try:
         for count, (opcode, argument, position) in enumerate(pickletools.genops(data)):
             if count >= limits.max_pickle_opcodes:
@@ -342,10 +367,62 @@ def _check_opcodes(data, limits):
                 memo_entries += argument == memo_entries
             elif opcode.name == "MEMOIZE":
                 memo_entries += 1
+            depths.step(opcode, argument, position, memo_entries)
     except CheckpointError:
         raise
     except Exception as error:  # pickletools reports malformed opcodes and arguments in its own words
         raise CheckpointError(f"data.pkl is not a valid pickle: {type(error).__name__}: {error}") from None
+
+
+class _NestingDepths:
+    """How deep the objects on the unpickler's stack nest, followed opcode by opcode, so that a
+    pickle nesting tuples 200,000 deep (a few hundred KB) is refused before the C unpickler hashes
+    one and overflows the C stack (a segmentation fault, no message)."""
+
+    _MARK = object()
+    # Opcodes that add to the container below their arguments rather than build a new object.
+    _FILLING = {"APPEND", "APPENDS", "SETITEM", "SETITEMS", "ADDITEMS", "BUILD"}
+
+    def __init__(self, limits):
+        self.limits, self.stack, self.memo = limits, [], {}
+
+    def _pop(self):
+        return self.stack.pop() if self.stack and self.stack[-1] is not self._MARK else 0
+
+    def _pop_to_mark(self):
+        popped = []
+        while self.stack and self.stack[-1] is not self._MARK:
+            popped.append(self.stack.pop())
+        return popped
+
+    def step(self, opcode, argument, position, memo_entries):
+        name = opcode.name
+        if name in ("PUT", "BINPUT", "LONG_BINPUT", "MEMOIZE"):
+            key = argument if name != "MEMOIZE" else memo_entries - 1
+            self.memo[key] = self.stack[-1] if self.stack and self.stack[-1] is not self._MARK else 1
+            return
+        popped, container = [], None
+        for index, item in reversed(list(enumerate(opcode.stack_before))):
+            if item is pickletools.stackslice:
+                popped += self._pop_to_mark()
+            elif item is pickletools.markobject:
+                if self.stack and self.stack[-1] is self._MARK:
+                    self.stack.pop()
+            elif index == 0 and name in self._FILLING:
+                container = self._pop()
+            else:
+                popped.append(self._pop())
+        if name in ("GET", "BINGET", "LONG_BINGET"):
+            depth = self.memo.get(argument, 1)
+        elif container is not None:
+            depth = max(container, 1 + max(popped, default=0))
+        else:
+            depth = 1 + max(popped, default=0)
+        if depth > self.limits.max_pickle_depth:
+            raise self.limits.exceeded("max_pickle_depth", f"data.pkl nests objects more than {self.limits.max_pickle_depth} deep "
+                                       f"(at byte {position})")
+        for item in opcode.stack_after:
+            self.stack.append(self._MARK if item is pickletools.markobject else depth)
 
 
 def _read_entry(archive, name):
@@ -473,7 +550,11 @@ def _float32(name, value):
         raise CheckpointError(f"tensor '{name}' is {describe(value)}, not a supported tensor encoding")
     if value.dtype.kind != "f":
         raise CheckpointError(f"tensor '{name}' has dtype {value.dtype}; the weights file stores float32 only")
-    return value.astype(np.float32)
+    with np.errstate(over="ignore"):
+        narrowed = value.astype(np.float32)
+    if value.dtype.itemsize > 4 and not np.isfinite(narrowed).all() and np.isfinite(value).all():
+        raise CheckpointError(f"tensor '{name}' has {value.dtype} values beyond float32's range")
+    return narrowed
 
 
 def _collect_state_dict(model, limits):

@@ -18,6 +18,7 @@ import argparse
 import copy
 import os
 import platform
+import stat
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -156,7 +157,23 @@ def parse_size(text):
         raise argparse.ArgumentTypeError(f"size must be HxW, e.g. 320x256, not {text!r}") from None
     if height % 32 or width % 32 or height <= 0 or width <= 0:
         raise argparse.ArgumentTypeError(f"size {text}: H and W must be positive multiples of 32")
+    if height > MAXIMUM_SIDE or width > MAXIMUM_SIDE:
+        raise argparse.ArgumentTypeError(f"size {text}: H and W must be at most {MAXIMUM_SIDE} (the engine's largest input side)")
     return height, width
+
+
+# The engine's largest input side (`Detector.maximumInputSide`).
+MAXIMUM_SIDE = 16384
+
+
+def parse_seed(text):
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer, not {text!r}") from None
+    if not 0 <= seed < 1 << 32:
+        raise argparse.ArgumentTypeError(f"seed {seed}: numpy's RandomState takes 0 ... 2**32 - 1")
+    return seed
 
 
 def main(argv=None):
@@ -164,7 +181,7 @@ def main(argv=None):
     parser.add_argument("--weights", required=True, help="Ultralytics .pt checkpoint or .swyolo weights file")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", help="image to letterbox as predict() does")
-    source.add_argument("--seed", type=int, help="RandomState seed of a uniform [0, 1) input")
+    source.add_argument("--seed", type=parse_seed, help="RandomState seed of a uniform [0, 1) input (0 ... 2**32 - 1)")
     parser.add_argument("--size", type=parse_size, required=True, help="input size HxW (multiples of 32)")
     parser.add_argument("--out", required=True, help="golden file to write (.swyolo)")
     args = parser.parse_args(argv)
@@ -172,11 +189,27 @@ def main(argv=None):
     inputs = {"weights": args.weights}
     if args.image:
         inputs["image"] = args.image
+    for path in inputs.values():  # before Ultralytics, which would try to download a missing '.pt'
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                sys.exit(f"golden.py: {path}: not a regular file")
+        except OSError as error:
+            sys.exit(f"golden.py: {path}: {error.strerror}")
     try:
         check_output_path(args.out, inputs)
     except TensorFileError as error:
         sys.exit(f"golden.py: {args.weights}: {error}")
+    try:
+        return write_golden(args, height, width, inputs)
+    except (TensorFileError, OSError, ValueError, RuntimeError, AssertionError, MemoryError, KeyError) as error:
+        # A missing or unreadable weights file, one that is not a model, an input too large for memory:
+        # one line, never a traceback (what torch and ultralytics raise for them varies).
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        sys.exit(f"golden.py: {args.weights}: {' '.join(reason.split())}")
 
+
+def write_golden(args, height, width, inputs):
+    """Runs the model and writes the golden file `args` ask for; returns the exit status."""
     model = load_model(args.weights)
     end2end_model = load_model(args.weights, end2end=True)
     if not getattr(end2end_model.model[-1], "end2end", False):  # no one-to-one head

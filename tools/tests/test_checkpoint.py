@@ -111,8 +111,11 @@ class CraftedCheckpointTests(unittest.TestCase):
 
     def test_deeply_nested_yaml_is_refused(self):
         store = TensorStore()
-        self.write(checkpoint_dict(tiny_detection_model(store, yaml={"nc": 2, "head": nested_lists(50_000)})), store)
+        self.write(checkpoint_dict(tiny_detection_model(store, yaml={"nc": 2, "head": nested_lists(500)})), store)
         self.assertRefused("model.yaml.head", "nests deeper than 100 levels")
+        store = TensorStore()  # deeper still, the pickle is refused before it is unpickled
+        self.write(checkpoint_dict(tiny_detection_model(store, yaml={"nc": 2, "head": nested_lists(50_000)})), store)
+        self.assertRefused("data.pkl nests objects more than 1000 deep", "max_pickle_depth")
 
     def test_different_batchnorm_eps_is_refused(self):
         store = TensorStore()

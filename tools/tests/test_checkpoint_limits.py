@@ -89,6 +89,49 @@ class CheckpointLimitTests(unittest.TestCase):
             z.writestr("archive/data/padding", bytes(8 << 20))
         self.assertRefused("zip entry 'archive/data/padding' expands", "to 8388608", "max_compression_ratio=100")
 
+    def test_many_entries_just_under_a_mebibyte_are_a_zip_bomb_too(self):
+        # Each entry was checked alone, and only above 1 MiB: 1,500 of 1 MiB − 1 expanded 1.7 MB to 1.57 GB.
+        with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("archive/data.pkl", encode_pickle({}))
+            for index in range(20):
+                z.writestr(f"archive/data/{index}", bytes((1 << 20) - 1))
+        self.assertRefused("zip archive's 21 entries expand", "max_compression_ratio=100")
+
+    def test_nesting_that_would_overflow_the_c_stack_is_refused_before_unpickling(self):
+        # A dict keyed by a tuple nested 200,000 deep (TUPLE1 200,000 times): hashing it recursed in C
+        # until the process died with SIGSEGV and no message.
+        for container in (b"}", b"\x8f"):  # a dict's key, a frozenset's element
+            with self.subTest(container=container):
+                with zipfile.ZipFile(self.path, "w") as z:
+                    body = b")" + b"\x85" * 200_000
+                    pickle = (b"\x80\x04}" + body + b"Ns." if container == b"}"
+                              else b"\x80\x04(" + body + b"\x91.")
+                    z.writestr("archive/data.pkl", pickle)
+                self.assertRefused("data.pkl nests objects more than 1000 deep", "max_pickle_depth=1000", seconds=10)
+
+    def test_sizes_are_not_built_from_a_few_bytes(self):
+        # bytearray(1 << 30) is a gigabyte from a 30-byte pickle; torch.Size of a large bytearray eight times its bytes.
+        cases = [
+            (b"\x80\x02c__builtin__\nbytearray\nJ\x00\x00\x00@\x85R.", "only bytes the pickle carries are accepted"),
+            (b"\x80\x02ctorch\nSize\nc__builtin__\nbytearray\nC\x80" + bytes(128) + b"\x85R\x85R.", "expected at most 64 dimensions"),
+        ]
+        for pickle, message in cases:
+            with self.subTest(message=message):
+                with zipfile.ZipFile(self.path, "w") as z:
+                    z.writestr("archive/data.pkl", pickle)
+                self.assertRefused(message)
+
+    def test_a_fifo_is_refused_without_blocking(self):
+        os.mkfifo(self.path)  # zipfile's open waited for a writer for ever
+        self.assertRefused("not a regular file", seconds=2)
+
+    def test_a_float64_weight_past_float32s_range_is_refused(self):
+        from checkpoint import _float32
+        with self.assertRaises(CheckpointError) as caught:
+            _float32("model.0.conv.weight", np.array([1.0, 1e300]))  # it became inf with a numpy warning
+        self.assertIn("tensor 'model.0.conv.weight' has float64 values beyond float32's range", str(caught.exception))
+        self.assertEqual(_float32("w", np.array([0.5, -2.0])).tolist(), [0.5, -2.0])
+
     def test_declared_size_is_limited(self):
         self.write_model()
         self.assertRefused("uncompressed bytes", "limit max_total_bytes=1000", limits=Limits(max_total_bytes=1000))
