@@ -75,14 +75,17 @@ package struct ModelDescription: Sendable {
             }
         }
 
-        guard let classCount = metadata["nc"]?.intValue, classCount >= 1 else { throw invalid("'nc' is missing") }
+        guard let nc = metadata["nc"] else { throw invalid("'nc' is missing") }
+        guard let classCount = nc.intValue, classCount >= 1 else { throw invalid("'nc' is \(String(describing: nc).prefix(80)), not a class count of 1 or more") }
         self.classCount = classCount
         guard let names = metadata["names"]?.arrayValue?.compactMap(\.stringValue), names.count == classCount else {
             throw invalid("'names' must list \(classCount) class names")
         }
         classNames = names
-        guard let strides = metadata["stride"]?.arrayValue?.compactMap(\.intValue), !strides.isEmpty, strides.allSatisfy({ $0 > 0 }) else {
-            throw invalid("'stride' is missing")
+        guard let stride = metadata["stride"] else { throw invalid("'stride' is missing") }
+        guard let items = stride.arrayValue, !items.isEmpty, case let strides = items.compactMap(\.intValue),
+              strides.count == items.count, strides.allSatisfy({ $0 > 0 }) else {
+            throw invalid("'stride' is \(String(describing: stride).prefix(80)), not a list of positive integers")
         }
         guard classCount <= 100_000, rows.count <= 1000, rows.allSatisfy({ $0.repeats <= 100 }) else {
             throw invalid("the model claims more than 100,000 classes, 1,000 layers or 100 repeats of a layer")

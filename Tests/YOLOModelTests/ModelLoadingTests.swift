@@ -130,6 +130,18 @@ import YOLOModel
         }
     }
 
+    /// A stride list with a zero or negative entry, and a class count of 0, were reported as missing.
+    @Test func badStridesAndClassCountsAreNamedAsWhatTheyAre() throws {
+        func setting(_ key: String, to value: JSONValue) -> (inout TensorFileWriter) -> Void {
+            { writer in if case var .object(metadata) = writer.metadata { metadata[key] = value; writer.metadata = .object(metadata) } }
+        }
+        let strides = JSONValue.array([.int(8), .int(0), .int(-32)])
+        try expectLoading("stride", error: { ModelError.invalidDescription(file: $0, reason: "'stride' is \(strides), not a list of positive integers") },
+                          edit: setting("stride", to: strides))
+        try expectLoading("nc", error: { ModelError.invalidDescription(file: $0, reason: "'nc' is 0, not a class count of 1 or more") },
+                          edit: setting("nc", to: .int(0)))
+    }
+
     @Test func truncatedWeightsAreAnErrorNotACrash() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.require(Fixtures.referenceWeights)))
         for fraction in [0.001, 0.5, 0.999] {
