@@ -27,15 +27,17 @@ package final class SystemFrameClock: FrameClock {
     }
 
     package func sleep(until deadline: Double) {
-        // At most a year at a time: a rate of 1e-300 frames a second, or a header's F1:2^63, must
-        // not overflow the conversion to whole seconds (a NaN deadline is no wait).
-        let wait = min(deadline - now(), Self.longestWait)
-        guard wait > 0 else { return }
-        var request = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR && Interruption.signal == nil { request = remaining }
+        // In slices, looking at the signal between them: a sanitizer's runtime may run the handler
+        // only after the sleep it interrupted. A slice also never overflows the conversion to whole
+        // seconds, as a rate of 1e-300 frames a second or a header's F1:2^63 did; a NaN deadline is no wait.
+        while Interruption.signal == nil {
+            let wait = min(deadline - now(), Self.slice)
+            guard wait > 0 else { return }
+            var request = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
+            _ = nanosleep(&request, nil)  // woken early or not, the loop looks at the time and the signal again
+        }
     }
 
-    /// The longest single wait, in seconds.
-    static let longestWait = 365.0 * 86_400
+    /// The longest single sleep, in seconds.
+    static let slice = 0.25
 }

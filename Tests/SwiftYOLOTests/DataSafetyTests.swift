@@ -91,6 +91,14 @@ import YOLOFileSystem
 
     /// Waits (up to 60 s) until `process` runs `swift-yolo` with its handler for `signal` installed
     /// (`SigCgt` in /proc), so that the signal is one the command handles, however slowly it starts.
+    /// `finish(process)`, killing it (SIGKILL, status 137) if it has not ended `seconds` from now.
+    static func finish(_ process: Process, within seconds: Double) -> CommandLineTests.Run {
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
+        defer { killer.cancel() }
+        return finish(process)
+    }
+
     static func waitForHandler(of signal: Int32, in process: Process) {
         let pid = process.processIdentifier, deadline = Date().addingTimeInterval(60)
         // Read with the C library: LeakSanitizer reported Foundation's file reading leaking in such loops.
@@ -355,7 +363,7 @@ import YOLOFileSystem
         Self.waitForHandler(of: signal, in: process)
         usleep(1_000_000)  // the first frame, then the wait for the second (either way the run must end)
         kill(process.processIdentifier, signal)
-        let run = Self.finish(process)
+        let run = Self.finish(process, within: 30)
         #expect(run.status == 128 + signal, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true && run.lines.count <= 2, "\(run.stdout)")
@@ -373,7 +381,7 @@ import YOLOFileSystem
         Self.waitForHandler(of: signal, in: process)
         usleep(300_000)
         kill(process.processIdentifier, signal)
-        let run = Self.finish(process)
+        let run = Self.finish(process, within: 30)
         #expect(run.status == 128 + signal, "\(run.stdout) \(run.stderr)")
         #expect(run.lines.count == 1 && run.lines[0].hasPrefix("{\"event\": \"end\"") && run.lines[0].contains("\"processed\": 0"), "\(run.stdout)")
     }
