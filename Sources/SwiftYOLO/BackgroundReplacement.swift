@@ -69,10 +69,12 @@ extension Detector {
     ///     radius `feather` (run twice, close to a Gaussian) and used as the blend weight; 0 for a
     ///     hard cut.
     ///   - options: the detection options of this call (default: the detector's).
+    ///   - decodeTime: reported as the result's decode stage (the caller decoded `image`).
     /// - Throws: `DetectorError.invalidOptions` for a model that is not a segmentation model, a class
     ///   id it does not have, or a `feather` outside 0…1024.
     public func replaceBackground(of image: RGBImage, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
-                                  feather: Int = 0, options: DetectionOptions? = nil) throws -> BackgroundReplaced {
+                                  feather: Int = 0, options: DetectionOptions? = nil,
+                                  decodeTime: Duration = .zero) throws -> BackgroundReplaced {
         guard model.task == .segment else {
             throw DetectorError.invalidOptions(reason: "background replacement needs a segmentation model; \(model.file) is a '\(model.task.rawValue)' model")
         }
@@ -80,7 +82,7 @@ extension Detector {
         if let classes, let bad = classes.first(where: { !(0..<model.classCount).contains($0) }) {
             throw DetectorError.invalidOptions(reason: "class id \(bad) is outside 0..<\(model.classCount)")
         }
-        let result = try run(image, options: options)
+        let result = try run(image, options: options, decodeTime: decodeTime)
         let (width, height) = (image.width, image.height)
         var weights = result.foregroundMask(classes: classes).map(Float.init)
         if feather > 0 {
@@ -130,7 +132,7 @@ extension Detector {
         }
     }
 
-    /// `replaceBackground(of:with:classes:feather:options:)` on the pixels of a camera frame or other
+    /// `replaceBackground(of:with:classes:feather:options:decodeTime:)` on the pixels of a camera frame or other
     /// caller memory (any `PixelBuffer` format; the result is RGB or RGBA).
     public func replaceBackground(in buffer: PixelBuffer, with replacement: BackgroundReplacement, classes: Set<Int>? = nil,
                                   feather: Int = 0, options: DetectionOptions? = nil) throws -> BackgroundReplaced {

@@ -85,7 +85,9 @@ struct BackgroundCommand: ParsableCommand {
                 let replaced: BackgroundReplaced
                 var replaceTime = Duration.zero, writeTime = Duration.zero
                 do {
-                    replaced = try measure(&replaceTime) { try detector.replaceBackground(of: decoded, with: replacement, feather: feather) }
+                    replaced = try measure(&replaceTime) {
+                        try detector.replaceBackground(of: decoded, with: replacement, feather: feather, decodeTime: decodeTime)
+                    }
                 } catch let error as DetectorError {
                     throw CommandFailure.usage("\(error)")
                 }
@@ -100,23 +102,18 @@ struct BackgroundCommand: ParsableCommand {
                             : try Picture(width: replaced.width, height: replaced.height, channels: replaced.channels, pixels: replaced.pixels).writePNG(to: wanted)
                     }
                 }
-                // The library decoded nothing: the decode stage is the command's.
-                var timings = replaced.result.timings
-                timings.decode = decodeTime
-                let result = DetectionResult(detections: replaced.result.detections, imageWidth: replaced.result.imageWidth,
-                                             imageHeight: replaced.result.imageHeight, inputWidth: replaced.result.inputWidth,
-                                             inputHeight: replaced.result.inputHeight, timings: timings)
-                let detection = timings.total - decodeTime
+                let result = replaced.result
+                let detection = result.timings.total - decodeTime
                 line = options.json ? ResultJSON.line(image: image, result: result, saved: saved)
                     : "saved \(DisplayText.terminal(saved)): \(result.detections.count) object(s) kept from \(DisplayText.terminal(image)) in "
                         + ResultJSON.milliseconds(decodeTime + replaceTime + writeTime) + " ms (decode \(ResultJSON.milliseconds(decodeTime)), detection "
                         + ResultJSON.milliseconds(detection) + ", compositing " + ResultJSON.milliseconds(replaceTime - detection)
                         + ", writing \(ResultJSON.milliseconds(writeTime)))"
-            } catch let failure as CommandFailure where failure.status != ExitStatus.outputFailed {
+            } catch let failure as CommandFailure where !CommandFailure.isOutputFailure(failure) {
                 throw failure
             } catch {
                 failures += 1
-                if (error as? CommandFailure)?.status == ExitStatus.outputFailed { unwritten += 1 }
+                if CommandFailure.isOutputFailure(error) { unwritten += 1 }
                 if options.json {
                     line = ResultJSON.errorLine(image: image, error: error)
                 } else {

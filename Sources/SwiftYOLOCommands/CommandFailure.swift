@@ -25,6 +25,9 @@ struct CommandFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// Whether `error` is an output failure (exit 74): a picture that could not be written.
+    static func isOutputFailure(_ error: any Error) -> Bool { (error as? CommandFailure)?.status == ExitStatus.outputFailed }
+
     /// Anything else that stops the run (exit 1).
     static func failed(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.someInputsFailed) }
 }

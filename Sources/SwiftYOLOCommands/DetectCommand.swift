@@ -119,7 +119,7 @@ struct DetectCommand: ParsableCommand {
                 }
             } catch {
                 failures += 1
-                if (error as? CommandFailure)?.status == ExitStatus.outputFailed { unwritten += 1 }
+                if CommandFailure.isOutputFailure(error) { unwritten += 1 }
                 if !json {
                     StandardStreams.message("error: \(error)")
                     done += 1

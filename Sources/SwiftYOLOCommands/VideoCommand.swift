@@ -81,16 +81,20 @@ struct VideoCommand: ParsableCommand {
     var format: VideoOutputFormat = .json
 
     func validate() throws {
-        let fpsProblem = ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps ?? 0)")
-        if let fps, fps > Self.maximumFrameRate { throw fpsProblem }
+        if let fps, fps > Self.maximumFrameRate { throw frameRateProblem(fps) }
         // The tracker's options are checked with or without --smooth, so that a typo is not silently ignored.
         switch pipelineOptions(tracking: true).fault {
         case nil: break
         case .every: throw ValidationError("--every must be at least 1, got \(every)")
-        case .frameRate: throw fpsProblem
+        case .frameRate: throw frameRateProblem(fps ?? .nan)
         case .tracking(let problem): throw ValidationError("--smooth: \(problem)")
         case .settle(let problem): throw ValidationError("--settle: \(problem)")
         }
+    }
+
+    /// The message for a `--fps` value outside (0, maximumFrameRate].
+    private func frameRateProblem(_ fps: Double) -> ValidationError {
+        ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps)")
     }
 
     /// The pipeline's options from the arguments; `tracking` adds the tracker's, which apply under --smooth.

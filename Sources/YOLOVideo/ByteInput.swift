@@ -12,6 +12,8 @@ final class ByteInput {
     let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// A regular file (a path, or standard input redirected from one) never makes a read wait.
+    private let isRegularFile: Bool
     /// The bytes read ahead, `start ..< end` not yet consumed: allocated last in `init` (after
     /// everything that can throw), freed in `deinit`.
     private let buffer: UnsafeMutableRawBufferPointer
@@ -38,6 +40,8 @@ final class ByteInput {
             descriptor = fd
             ownsDescriptor = true
         }
+        var info = stat()
+        isRegularFile = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         buffer = .allocate(byteCount: 1 << 16, alignment: 16)
     }
 
@@ -95,10 +99,10 @@ final class ByteInput {
         }
     }
 
-    /// Whether the next read needs no wait: bytes are read ahead, the input has ended, or `poll`
-    /// says the descriptor has bytes or has hung up (a regular file always has).
+    /// Whether the next read needs no wait: the input is a regular file, bytes are read ahead, the
+    /// input has ended, or `poll` says the descriptor has bytes or has hung up.
     var hasArrived: Bool {
-        if start < end || reachedEnd { return true }
+        if isRegularFile || start < end || reachedEnd { return true }
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&request, 1, 0) != 0  // an error too: the read will report it at once
     }
