@@ -24,7 +24,8 @@ package final class InferenceQueue: Sendable {
     private let lock = NSLock()
     nonisolated(unsafe) private var state = State()  // guarded by `lock`
     private let jobsWaiting = DispatchSemaphore(value: 0)
-    /// Called with (waiting, running) whenever either changes, for the metrics.
+    /// Called with (waiting, running) whenever either changes, for the metrics; under `lock`, so that
+    /// the counts arrive in the order they were taken and the last call is the queue as it stands.
     private let onChange: @Sendable (Int, Int) -> Void
 
     package init(workers: Int, maxQueue: Int, onChange: @escaping @Sendable (_ waiting: Int, _ running: Int) -> Void = { _, _ in }) {
@@ -50,13 +51,13 @@ package final class InferenceQueue: Sendable {
                 let result = Result { try work() }
                 return { deliver(result) }
             }
-            let counts = lock.withLock { () -> (Int, Int)? in
-                guard state.jobs.count + state.running < workers + maxQueue else { return nil }
+            let accepted = lock.withLock { () -> Bool in
+                guard state.jobs.count + state.running < workers + maxQueue else { return false }
                 state.jobs.append(job)
-                return (state.jobs.count, state.running)
+                onChange(state.jobs.count, state.running)
+                return true
             }
-            guard let counts else { return deliver(.failure(Full())) }
-            onChange(counts.0, counts.1)
+            guard accepted else { return deliver(.failure(Full())) }
             jobsWaiting.signal()
         }
     }
@@ -64,17 +65,17 @@ package final class InferenceQueue: Sendable {
     private func work() {
         while true {
             jobsWaiting.wait()
-            let (job, counts) = lock.withLock {
+            let job = lock.withLock {
                 state.running += 1
-                return (state.jobs.removeFirst(), (state.jobs.count, state.running))
+                let job = state.jobs.removeFirst()
+                onChange(state.jobs.count, state.running)
+                return job
             }
-            onChange(counts.0, counts.1)
             let handOver = job()
-            let after = lock.withLock {
+            lock.withLock {
                 state.running -= 1
-                return (state.jobs.count, state.running)
+                onChange(state.jobs.count, state.running)
             }
-            onChange(after.0, after.1)
             handOver()
         }
     }

@@ -32,4 +32,29 @@ struct InferenceQueueTests {
         #expect(try await first == 1)
         #expect(try await second == 2)
     }
+
+    /// The counts reach `onChange` in the order they were taken: once every caller has its result,
+    /// the last call said (0, 0). Calls made outside the queue's lock could arrive out of order and
+    /// leave the metrics' gauges showing a job running on an idle server.
+    @Test func theLastCountsReportedAreTheQueueAtRest() async throws {
+        final class LastCounts: @unchecked Sendable {
+            let lock = NSLock()
+            var counts = (waiting: -1, running: -1)
+        }
+        let last = LastCounts()
+        let queue = InferenceQueue(workers: 2, maxQueue: 64) { waiting, running in
+            // A moment between taking the counts and reporting them, where a race would reorder them.
+            for _ in 0..<Int.random(in: 0..<200) { _ = Thread.current }
+            last.lock.withLock { last.counts = (waiting, running) }
+        }
+        var stale = 0
+        for _ in 0..<200 {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for job in 0..<8 { group.addTask { try await queue.submit { job } } }
+                for try await _ in group {}
+            }
+            if last.lock.withLock({ last.counts != (0, 0) }) { stale += 1 }
+        }
+        #expect(stale == 0)
+    }
 }
