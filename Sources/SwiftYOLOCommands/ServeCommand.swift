@@ -29,7 +29,8 @@ struct ServeCommand: ParsableCommand {
 
             Detections run on --workers threads of their own; --max-queue more requests may wait, and \
             the next one is answered 503 with Retry-After at once. A body over --max-body is answered 413 \
-            before it is read, another content type 415, an image that does not decode (or is over \
+            before it is read, another content type or a compressed body (Content-Encoding) 415, a \
+            transfer coding other than chunked 501, an image that does not decode (or is over \
             --max-pixels) 400 with the decoder's message, a client slower than --read-timeout 408. \
             SIGTERM or SIGINT stops accepting, answers the requests in flight, prints \
             "swift-yolo serve: stopped after N requests, every one answered", and exits 0.

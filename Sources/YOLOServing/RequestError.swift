@@ -1,6 +1,7 @@
 /// A request the server refuses, with the HTTP status it answers and a message for the client.
 package struct RequestError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The HTTP status code: 400 bad request, 404 unknown model, 413 too large, 415 unsupported type.
+    /// The HTTP status code: 400 bad request, 404 unknown model, 408 too slow, 413 too large, 415
+    /// unsupported type or content coding, 501 unsupported transfer coding.
     package let status: Int
     package let message: String
 

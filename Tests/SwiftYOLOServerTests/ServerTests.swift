@@ -128,6 +128,13 @@ import YOLOServing
             let text = try await client.send(Self.post("/v1/detect", type: "text/plain", body: garbage), body: garbage)
             #expect(text.status == 415)
             #expect(try await client.send(Self.post("/v2/models/yolo11n/infer", type: "image/png", body: garbage), body: garbage).status == 415)
+            // A body in a coding the server does not undo: the status that says so, not the decoder's message.
+            let compressed = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image) + ["Content-Encoding: gzip"], body: image)
+            #expect(compressed.status == 415 && compressed.text.contains("content coding 'gzip'"), "\(compressed.text)")
+            let chunks = Array("\(String(image.count, radix: 16))\r\n".utf8) + image + Array("\r\n0\r\n\r\n".utf8)
+            let transferCoded = try await client.send(["POST /v2/models/yolo11n/infer HTTP/1.1", "Host: localhost", "Connection: close",
+                                                       "Content-Type: application/json", "Transfer-Encoding: gzip, chunked"], body: chunks)
+            #expect(transferCoded.status == 501 && transferCoded.text.contains("transfer coding 'gzip'"), "\(transferCoded.text)")
             // A bad option.
             #expect(try await client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
             // A slow client: half the body, then silence past the read timeout.
