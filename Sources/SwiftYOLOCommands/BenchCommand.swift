@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwiftYOLO
+import YOLOFileSystem
 import YOLOImage
 import YOLOKernels
 import YOLOKernelSets
@@ -46,9 +47,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
 
+    /// The most timed or untimed runs one bench takes.
+    static let maximumRuns = 1_000_000
+
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
+        guard (1...Self.maximumRuns).contains(runs) else { throw ValidationError("--runs must lie in 1...\(Self.maximumRuns), got \(runs)") }
+        guard (0...Self.maximumRuns).contains(warmup) else { throw ValidationError("--warmup must lie in 0...\(Self.maximumRuns), got \(warmup)") }
     }
 
     func run() throws {
@@ -64,6 +68,10 @@ struct BenchCommand: ParsableCommand {
         var totals: [Double] = []
         var layerTimes = [[Double]](repeating: [], count: model.layers.count)
         for run in 0..<(warmup + runs) {
+            if let signal = Interruption.signal {
+                StandardStreams.message("interrupted by signal \(signal) after \(max(0, run - warmup)) of \(runs) timed run(s)")
+                throw Interrupted(signal: signal)
+            }
             var last = clock.now
             var times = [Double](repeating: 0, count: model.layers.count)
             let start = last

@@ -1,4 +1,5 @@
 import Foundation
+import YOLOFileSystem
 import YOLOKernels
 
 /// The results of `swift-yolo bench`, as tables for people or one JSON object for scripts.
@@ -37,7 +38,7 @@ struct BenchReport {
         let totalFlops = layers.reduce(0) { $0 + $1.flops }
         let median = totals.median
         var lines = [
-            "model \(model) (\(head) head), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
+            "model \(DisplayText.terminal(model)) (\(head) head), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             "SwiftYOLO kernels: \(kernels.name) (\(kernels.instructions); \(kernels.vectorLanes)-float vectors, "
                 + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
             String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",

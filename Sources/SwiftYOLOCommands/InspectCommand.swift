@@ -26,6 +26,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let path = ModelOptions.resolve(self.path)
         let model = try loadModel(path)
+        try size.checkMemoryPlan(model)  // an input size `detect` and `bench` would refuse, before any line
         let metadata = model.metadata
         let description = model.description
         try StandardStreams.line(DisplayText.terminal(path))
@@ -33,15 +34,17 @@ struct InspectCommand: ParsableCommand {
         if let source = metadata["source"] {
             var line = "  converted by \(converter.isEmpty ? "unknown" : converter) from \(source["file"]?.stringValue ?? "?")"
             if let version = source["ultralytics_version"]?.stringValue { line += " (Ultralytics \(version))" }
-            try StandardStreams.line(line)
-            if let sha = source["sha256"]?.stringValue { try StandardStreams.line("  source sha256 \(sha)") }
+            // The metadata is the file's text: shown escaped, as the path is.
+            try StandardStreams.line(DisplayText.terminal(line))
+            if let sha = source["sha256"]?.stringValue { try StandardStreams.line(DisplayText.terminal("  source sha256 \(sha)")) }
         }
-        try StandardStreams.line("  task \(description.task.rawValue)\(description.keypointShape.map { " (\($0.count) keypoints × \($0.dimensions))" } ?? ""), scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)")
+        try StandardStreams.line(DisplayText.terminal("  task \(description.task.rawValue)\(description.keypointShape.map { " (\($0.count) keypoints × \($0.dimensions))" } ?? ""), scale \(description.scale), \(description.classCount) classes, strides \(description.strides.map(String.init).joined(separator: " ")), BatchNorm eps \(metadata["batchnorm_eps"]?.doubleValue ?? 0)"))
         let kernels = KernelSet.active
         try StandardStreams.line("  kernels \(kernels.name) (\(kernels.instructions)) on \(KernelSets.cpuName); "
                                  + "this CPU runs \(KernelSets.supported.map(\.name).joined(separator: ", "))")
         let names = description.classNames
-        try StandardStreams.line("  classes: " + names.prefix(8).enumerated().map { "\($0) \($1)" }.joined(separator: ", ") + (names.count > 8 ? ", … \(names.count - 1) \(names[names.count - 1])" : ""))
+        try StandardStreams.line(DisplayText.terminal("  classes: " + names.prefix(8).enumerated().map { "\($0) \($1)" }.joined(separator: ", ")
+                                                      + (names.count > 8 ? ", … \(names.count - 1) \(names[names.count - 1])" : "")))
         try StandardStreams.line("")
 
         let side = size.side(for: model)

@@ -9,7 +9,9 @@ struct ThreadsOption: ParsableArguments {
     var threads: Int?
 
     func validate() throws {
-        if let threads { guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") } }
+        if let threads, !(1...ComputeThreads.maximum).contains(threads) {
+            throw ValidationError("--threads must lie in 1...\(ComputeThreads.maximum), got \(threads)")
+        }
     }
 
     /// Makes the forward passes from now on use `--threads` threads, else every core this process may use.

@@ -31,7 +31,8 @@ struct VerifyCommand: ParsableCommand {
         let goldenFile: TensorFile
         do {
             goldenFile = try TensorFile(path: golden)
-            verification = try GoldenVerification(model: model, golden: goldenFile)
+            // An input whose activations would take more than half the memory is refused before the pass.
+            verification = try GoldenVerification(model: model, golden: goldenFile, memoryLimit: MemorySize.defaultLimit.bytes)
         } catch {
             throw CommandFailure.badModelOrData(error)
         }
@@ -40,8 +41,10 @@ struct VerifyCommand: ParsableCommand {
         let versions = ["torch", "ultralytics"].compactMap { key in generator?[key]?.stringValue.map { "\(key) \($0)" } }
         let input = metadata["input"]?["image"]?.stringValue ?? metadata["input"]?["seed"]?.intValue.map { "random input, seed \($0)" } ?? "?"
         let size = metadata["size"]?.arrayValue?.compactMap(\.intValue).map(String.init).joined(separator: "×") ?? "?"
-        try StandardStreams.line("golden  \(DisplayText.terminal(golden))  (\(generator?["name"]?.stringValue ?? "?") \(generator?["version"]?.stringValue ?? ""); \(versions.joined(separator: ", ")))")
-        try StandardStreams.line("input   \(input), \(size)")
+        // The metadata is the file's text: shown escaped, as the paths are.
+        let made = "\(generator?["name"]?.stringValue ?? "?") \(generator?["version"]?.stringValue ?? ""); \(versions.joined(separator: ", "))"
+        try StandardStreams.line("golden  \(DisplayText.terminal(golden))  (\(DisplayText.terminal(made)))")
+        try StandardStreams.line("input   \(DisplayText.terminal(input)), \(size)")
         try StandardStreams.line("model   \(DisplayText.terminal(modelOptions.resolvedPath))")
         try StandardStreams.line("")
         var table = TextTable([("layer", .left), ("shape", .left), ("max-abs", .right), ("relative", .right),

@@ -9,9 +9,13 @@ package enum ComputeThreads {
 
     package static var count: Int { pool.threads }
 
-    /// Uses `count` threads (at least one) from now on.
+    /// The most threads a pass may be given (the command line refuses more): far past any core count
+    /// this engine is for, and far short of what would exhaust the process's threads or memory.
+    package static let maximum = 1024
+
+    /// Uses `count` threads (clamped to 1…`maximum`) from now on.
     package static func set(_ count: Int) {
-        pool.setThreads(max(1, count))
+        pool.setThreads(min(max(1, count), maximum))
     }
 
     /// Whether this thread is running a chunk of a `parallelFor` (where another one runs serially).

@@ -149,7 +149,7 @@ struct Detect: Sendable {
     }
 
     /// `rawOutputs(_:oneToOne:)` and the outputs of `extra` branches, which run with Detect's.
-    private func rawOutputs(_ levels: [Tensor], oneToOne: Bool, besides extra: [HeadBranch]) -> (raw: (boxes: [Tensor], scores: [Tensor]), extra: [Tensor]) {
+    func rawOutputs(_ levels: [Tensor], oneToOne: Bool, besides extra: [HeadBranch]) -> (raw: (boxes: [Tensor], scores: [Tensor]), extra: [Tensor]) {
         precondition(levels.count == boxBranches.count, "Detect takes \(boxBranches.count) levels, got \(levels.count)")
         precondition(!oneToOne || oneToOneBranches != nil, "this Detect head has no one-to-one branches")
         let outputs = HeadBranch.run(branches(oneToOne: oneToOne) + extra, on: levels)

@@ -41,6 +41,9 @@ protocol DetectionHead: Sendable {
     func flops(_ sizes: [(Int, Int)]) -> Int
     /// Branches beyond Detect's, which run with them (Segment's coefficients and prototypes, Pose's keypoints).
     var extraBranches: [HeadBranch] { get }
+    /// The extra branches whose per-level maps follow the class logits in Ultralytics' raw predictions
+    /// (Segment's mask coefficients, Pose's keypoints; not Proto).
+    var rawMapBranches: [HeadBranch] { get }
     /// Bytes the head holds beyond its inputs and its predictions for the levels' sizes (the branches
     /// running side by side, Segment's prototype maps), for the memory plan.
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int
@@ -49,6 +52,20 @@ protocol DetectionHead: Sendable {
 
 extension DetectionHead {
     var extraBranches: [HeadBranch] { [] }
+
+    var rawMapBranches: [HeadBranch] { [] }
+
+    /// The per-level maps before decoding, as Ultralytics' raw predictions (`golden.py`'s
+    /// `model.<L>.raw.<i>`): box and class logits, then (the one-to-many head's) `rawMapBranches`' maps;
+    /// with `oneToOne`, the one-to-one branches' box and class logits.
+    func rawMaps(_ levels: [Tensor], oneToOne: Bool = false) -> [Tensor] {
+        let branches = oneToOne ? [] : rawMapBranches
+        let (raw, extra) = detect.rawOutputs(levels, oneToOne: oneToOne, besides: branches)
+        return levels.indices.map { level in
+            let extraMaps = zip(branches, extra).filter { $0.0.level == level }.map(\.1)
+            return FeatureMap(concatenating: [raw.boxes[level], raw.scores[level]] + extraMaps).tensor
+        }
+    }
 
     func scratchBytes(_ sizes: [(Int, Int)]) -> Int { branchScratchBytes(sizes) }
 

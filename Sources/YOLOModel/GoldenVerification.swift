@@ -25,10 +25,33 @@ package struct GoldenVerification: Sendable {
     package let rows: [Row]
     package var passed: Bool { rows.allSatisfy(\.passed) }
 
-    /// - Throws: if the golden file is not one, lacks a layer, or does not fit the model.
-    package init(model: DetectionModel, golden: TensorFile) throws {
+    /// - Parameter memoryLimit: the most bytes the input's activations may take (its memory plan),
+    ///   checked before the pass; `nil` for none.
+    /// - Throws: if the golden file is not one, its input does not fit the model or needs more than
+    ///   `memoryLimit`, or it lacks a layer or has one of another shape (all checked before the pass).
+    package init(model: DetectionModel, golden: TensorFile, memoryLimit: Int? = nil) throws {
         try golden.requireKind("golden")
         let input = try golden.tensor(named: "input")
+        do {
+            try model.validate(input)
+        } catch let ModelError.invalidInput(reason) {
+            throw TensorFileError.corruptTensor(file: golden.path, tensor: "input", reason: reason)
+        }
+        let (height, width) = (input.shape[2], input.shape[3])
+        if let memoryLimit {
+            let planned = model.plannedActivationBytes(height: height, width: width)
+            guard planned <= memoryLimit else {
+                throw TensorFileError.limitExceeded(file: golden.path, what: "tensor 'input' \(input.shape) needs \(planned) bytes of activations, which",
+                                                    limit: "\(memoryLimit) bytes")
+            }
+        }
+        for (layer, shape) in zip(model.layers.dropLast(), model.outputShapes(height: height, width: width)) {
+            let name = "model.\(layer.index)"
+            guard let entry = golden.entry(named: name) else { throw TensorFileError.missingTensor(file: golden.path, tensor: name) }
+            guard entry.shape == shape else {
+                throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: shape, actual: entry.shape)
+            }
+        }
         var outputs: [Int: Tensor] = [:]
         let headOutput = try model.run(input) { index, output in outputs[index] = output.tensor }
         let head = headOutput.predictions
@@ -39,9 +62,7 @@ package struct GoldenVerification: Sendable {
             guard let actual = outputs[layer.index], actual.shape == expected.shape else {
                 throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: outputs[layer.index]?.shape ?? [], actual: expected.shape)
             }
-            let difference = TensorDifference(actual: actual, expected: expected)
-            rows.append(Row(name: name, shape: expected.shape, difference: difference,
-                            bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+            rows.append(Self.relativeRow(name, actual: actual, expected: expected))
         }
         let headName = "model.\(model.layers.count - 1)"
         let expected = try golden.tensor(named: headName)
@@ -68,19 +89,25 @@ package struct GoldenVerification: Sendable {
             guard prototypes.shape == expected.shape else {
                 throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: prototypes.shape, actual: expected.shape)
             }
-            let difference = TensorDifference(actual: prototypes, expected: expected)
-            rows.append(Row(name: name, shape: expected.shape, difference: difference,
-                            bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+            rows.append(Self.relativeRow(name, actual: prototypes, expected: expected))
         }
-        if model.hasEndToEndHead { rows += try Self.endToEndRows(model: model, outputs: outputs, golden: golden, headName: headName) }
+        rows += try Self.headMapRows(model: model, outputs: outputs, golden: golden, headName: headName)
         self.rows = rows
     }
 
-    /// An end-to-end head's other outputs (`golden.py` dumps them for YOLO26): the one-to-one
-    /// branches' decoded output (`<head>.one2one`, corners within `boxTolerance` px, scores within
-    /// `scoreTolerance`), then both heads' per-level maps before decoding (`<head>.raw.<i>`,
-    /// `<head>.one2one.raw.<i>`: box and class logits, relative ≤ `layerTolerance`).
-    private static func endToEndRows(model: DetectionModel, outputs: [Int: Tensor], golden: TensorFile, headName: String) throws -> [Row] {
+    /// A row bound relative to the expected tensor's scale (`layerTolerance`), with its first bad index.
+    private static func relativeRow(_ name: String, actual: Tensor, expected: Tensor) -> Row {
+        let difference = TensorDifference(actual: actual, expected: expected, relativeTolerance: layerTolerance)
+        return Row(name: name, shape: expected.shape, difference: difference, bound: "relative ≤ \(layerTolerance)",
+                   passed: difference.isWithinTolerance)
+    }
+
+    /// The head's per-level maps before decoding (`<head>.raw.<i>`: box and class logits, then a
+    /// segmentation head's mask coefficients or a pose head's keypoints; relative ≤ `layerTolerance`),
+    /// and for an end-to-end head (YOLO26) its one-to-one branches': their decoded output
+    /// (`<head>.one2one`, corners within `boxTolerance` px, scores within `scoreTolerance`) and their
+    /// maps (`<head>.one2one.raw.<i>`).
+    private static func headMapRows(model: DetectionModel, outputs: [Int: Tensor], golden: TensorFile, headName: String) throws -> [Row] {
         guard let layer = model.layers.last, case let .head(head) = layer.operation else { return [] }
         let levels = try layer.from.map { source -> Tensor in
             guard let level = outputs[source == -1 ? layer.index - 1 : source] else {
@@ -88,6 +115,8 @@ package struct GoldenVerification: Sendable {
             }
             return level
         }
+        var rows = try rawRows(head.rawMaps(levels), prefix: headName, golden: golden)
+        guard model.hasEndToEndHead else { return rows }
         let name = headName + ".one2one"
         let decoded = head.detect.oneToOne(levels), expected = try golden.tensor(named: name)
         guard decoded.shape == expected.shape else {
@@ -100,26 +129,25 @@ package struct GoldenVerification: Sendable {
         let scores = TensorDifference(
             actual: UnsafeBufferPointer(rebasing: decoded.buffer[boxCount..<scoreEnd]),
             expected: UnsafeBufferPointer(rebasing: expected.buffer[boxCount..<scoreEnd])) { _ in Self.scoreTolerance }
-        var rows = [
+        rows += [
             Row(name: name + " boxes", shape: [1, 4, anchors], difference: boxes, bound: "abs ≤ \(Self.boxTolerance) px",
                 passed: boxes.isWithinTolerance),
             Row(name: name + " scores", shape: [1, model.classCount, anchors], difference: scores, bound: "abs ≤ \(Self.scoreTolerance)",
                 passed: scores.isWithinTolerance),
         ]
-        for (prefix, oneToOne) in [(headName, false), (name, true)] {
-            let raw = head.detect.rawOutputs(levels, oneToOne: oneToOne)
-            for level in levels.indices {
-                let name = "\(prefix).raw.\(level)"
-                let actual = FeatureMap(concatenating: [raw.boxes[level], raw.scores[level]]).tensor, expected = try golden.tensor(named: name)
-                guard actual.shape == expected.shape else {
-                    throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: actual.shape, actual: expected.shape)
-                }
-                let difference = TensorDifference(actual: actual, expected: expected)
-                rows.append(Row(name: name, shape: expected.shape, difference: difference,
-                                bound: "relative ≤ \(Self.layerTolerance)", passed: difference.relativeToScale <= Self.layerTolerance))
+        return rows + (try rawRows(head.rawMaps(levels, oneToOne: true), prefix: name, golden: golden))
+    }
+
+    /// `<prefix>.raw.<i>` for each level's map, against the golden's.
+    private static func rawRows(_ maps: [Tensor], prefix: String, golden: TensorFile) throws -> [Row] {
+        try maps.enumerated().map { level, actual in
+            let name = "\(prefix).raw.\(level)"
+            let expected = try golden.tensor(named: name)
+            guard actual.shape == expected.shape else {
+                throw TensorFileError.shapeMismatch(file: golden.path, tensor: name, expected: actual.shape, actual: expected.shape)
             }
+            return relativeRow(name, actual: actual, expected: expected)
         }
-        return rows
     }
 
     /// The rows of the head after the class scores: mask coefficients within `scoreTolerance`;

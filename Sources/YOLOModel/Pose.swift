@@ -31,7 +31,9 @@ struct Pose: DetectionHead {
 
     var extras: HeadExtras { .keypoints(count: keypointCount, dimensions: keypointDimensions) }
 
-    var extraBranches: [HeadBranch] {
+    var extraBranches: [HeadBranch] { rawMapBranches }
+
+    var rawMapBranches: [HeadBranch] {
         keypointBranches.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: keypointChannels) }
     }
 

@@ -33,9 +33,10 @@ struct Segment: DetectionHead {
     var extras: HeadExtras { .maskCoefficients(count: maskCount) }
 
     /// The coefficient branches, then Proto on the finest level (whose maps `scratchBytes` counts itself).
-    var extraBranches: [HeadBranch] {
+    var extraBranches: [HeadBranch] { rawMapBranches + [HeadBranch(module: proto, level: 0, mapChannels: 0)] }
+
+    var rawMapBranches: [HeadBranch] {
         coefficientBranches.enumerated().map { HeadBranch(module: $1, level: $0, mapChannels: coefficientChannels) }
-            + [HeadBranch(module: proto, level: 0, mapChannels: 0)]
     }
 
     func run(_ levels: [Tensor]) -> HeadOutput {

@@ -40,6 +40,16 @@ package struct TensorDifference: Sendable, CustomStringConvertible {
         self.firstBadIndex = firstBad
     }
 
+    /// Compares two tensors of the same shape against a bound on the scale of `expected`: an element
+    /// is bad where its error passes `relativeTolerance · max |expected|` (`relativeTolerance` where
+    /// every expected value is 0), so that `isWithinTolerance` says `relativeToScale ≤
+    /// relativeTolerance` and `firstBadIndex` says where it first fails.
+    package init(actual: Tensor, expected: Tensor, relativeTolerance: Float) {
+        let scale = UnsafeBufferPointer(expected.buffer).reduce(Float(0)) { max($0, abs($1)) }
+        let bound = scale > 0 ? relativeTolerance * scale : relativeTolerance
+        self.init(actual: actual, expected: expected) { _ in bound }
+    }
+
     package var isWithinTolerance: Bool { firstBadIndex == nil }
 
     package var description: String {

@@ -200,6 +200,17 @@ import YOLOImage
         #expect(mismatched.status != 0, "the reference model does not reproduce a random model's golden tensors")
     }
 
+    /// Counts past what a run can do are usage errors (64), not an overflow trap or a failed
+    /// allocation: `bench`'s runs, and the threads of any command or of `serve`'s workers.
+    @Test func hugeCountsAreUsageErrors() throws {
+        let huge = String(Int.max)
+        for arguments in [["bench", "--runs", huge], ["bench", "--warmup", huge], ["bench", "--threads", huge],
+                          ["detect", "--threads", "1025", Self.bus], ["serve", "--workers", huge], ["serve", "--threads", "1025"]] {
+            let run = try Self.swiftYOLO(arguments)
+            #expect(run.status == 64 && run.stderr.contains("must lie in"), "\(arguments): \(run.status) \(run.stderr)")
+        }
+    }
+
     /// `detect --json -` answers each path of standard input as it arrives: the first line is out
     /// before the second path is written (a long-lived worker for xargs, parallel or RDD.pipe).
     @Test func pipeModeAnswersEachPathAsItArrives() throws {

@@ -369,6 +369,21 @@ import YOLOFileSystem
         #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true && run.lines.count <= 2, "\(run.stdout)")
     }
 
+    /// `bench` ran every pass it was asked for through SIGINT and SIGTERM (a second signal ended it);
+    /// now the first ends it after the pass it is in, with a line on stderr and 130 or 143.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func benchEndsAtAnInterrupt(_ signal: Int32) throws {
+        let started = Date()
+        let process = try Self.start(["bench", "--imgsz", "64", "--runs", "1000000", "--threads", "1"].map { PathEncoding.bytes(of: $0) }, setup: Setup())
+        Self.waitForHandler(of: signal, in: process)
+        usleep(500_000)
+        kill(process.processIdentifier, signal)
+        let run = Self.finish(process, within: 30)
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(run.stdout.isEmpty && run.stderr.contains("interrupted by signal \(signal) after"), "\(run.stderr)")
+    }
+
     /// An interrupt while `video` waited for a stream's header ended as a stream error, exit 1; it
     /// is an interrupt, as mid-stream: the end line, then 130 or 143.
     @Test(arguments: [SIGINT, SIGTERM])

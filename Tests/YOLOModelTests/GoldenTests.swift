@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import YOLOModel
 
@@ -37,14 +38,40 @@ import YOLOModel
         // Every layer but the head, the head's boxes and scores, then its extras: mask coefficients and
         // prototypes, or keypoints and their visibility.
         let extraRows = ["Segment": 2, "Pose": 2][model.layers.last?.module ?? ""] ?? 0
-        // An end-to-end head adds its one-to-one boxes and scores, and both heads' per-level maps.
-        let endToEndRows = model.hasEndToEndHead ? 2 + 2 * model.strides.count : 0
-        #expect(verification.rows.count == model.layers.count + 1 + extraRows + endToEndRows)
+        // Then the head's per-level maps; an end-to-end head adds its one-to-one boxes, scores and maps.
+        let endToEndRows = model.hasEndToEndHead ? 2 + model.strides.count : 0
+        #expect(verification.rows.count == model.layers.count + 1 + extraRows + model.strides.count + endToEndRows)
         #expect(model.hasEndToEndHead == c.weights.contains("yolo26"))
         for row in verification.rows {
             #expect(row.passed, "\(c) \(row.name) \(row.shape): \(row.difference) (bound \(row.bound))")
         }
-        let head = verification.rows.dropFirst(model.layers.count - 1).prefix(2 + extraRows + min(endToEndRows, 2)).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
+        let head = verification.rows.dropFirst(model.layers.count - 1).prefix(2 + extraRows).map { "\($0.name): \($0.difference)" }.joined(separator: "; ")
         print("golden \(c): \(head)")
+    }
+
+    /// A golden changed in one element fails on that row alone, which names the element: an
+    /// intermediate layer, and the per-level maps of a detection, a segmentation and a pose head
+    /// (whose maps carry the mask coefficients or keypoints after the class logits).
+    @Test(arguments: [
+        ("Weights/yolo11n.swyolo", "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo", "model.5", 1234, Float(0.01)),
+        ("Weights/yolo11n.swyolo", "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo", "model.23.raw.0", 7, 1),
+        ("Weights/yolo11n-seg.swyolo", "Tests/Fixtures/golden/yolo11n-seg-bus-160x128.swyolo", "model.23.raw.1", 170 * 10 * 8 + 3, 1),
+        ("Weights/yolo11n-pose.swyolo", "Tests/Fixtures/golden/yolo11n-pose-zidane-128x160.swyolo", "model.23.raw.2", 115 * 4 * 5, 1),
+    ])
+    func aChangedElementFailsItsRowAtItsIndex(weights: String, golden: String, tensor: String, index: Int, change: Float) throws {
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path(weights)))
+        let original = try Fixtures.require(Fixtures.path(golden))
+        let entry = try #require(try TensorFile(path: original).entry(named: tensor))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: original))
+        let offset = entry.fileOffset + 4 * index
+        let value = Float(bitPattern: bytes[offset..<(offset + 4)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) + change
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+        let changed = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).swyolo")
+        try bytes.write(to: changed)
+        defer { try? FileManager.default.removeItem(at: changed) }
+
+        let verification = try GoldenVerification(model: model, golden: try TensorFile(path: changed.path))
+        #expect(verification.rows.filter { !$0.passed }.map(\.name) == [tensor])
+        #expect(verification.rows.first { $0.name == tensor }?.difference.firstBadIndex == index)
     }
 }
