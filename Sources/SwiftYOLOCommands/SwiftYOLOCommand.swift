@@ -55,6 +55,7 @@ package struct SwiftYOLOCommand: ParsableCommand {
     /// Runs the command line `arguments` and returns the exit status.
     package static func run(_ arguments: [String]) -> Int32 {
         do {
+            let arguments = joiningNegativeValues(arguments)
             if let problem = dashedName(in: arguments) { throw CommandFailure.usage(problem) }
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -81,6 +82,34 @@ package struct SwiftYOLOCommand: ParsableCommand {
             }
             return status
         }
+    }
+
+    /// `--option -1` (or `-5G`) as `--option=-1`, so that the option's own check refuses the value
+    /// by name: ArgumentParser takes a dashed word for an option, and said the value was missing.
+    /// Only numbers, with a memory unit or not, are joined; after `--` nothing is.
+    package static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        func isNegativeNumber(_ word: String) -> Bool {
+            guard word.hasPrefix("-") else { return false }
+            var number = word.dropFirst().uppercased()
+            if number.hasSuffix("B") { number.removeLast() }
+            if let last = number.last, "KMGT".contains(last) { number.removeLast() }
+            return number.first?.isNumber == true && Double(number) != nil
+        }
+        var joined: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { return joined + arguments[index...] }
+            let next = index + 1
+            if argument.hasPrefix("--"), argument.count > 2, !argument.contains("="), next < arguments.endIndex, isNegativeNumber(arguments[next]) {
+                joined.append(argument + "=" + arguments[next])
+                index += 2
+            } else {
+                joined.append(argument)
+                index += 1
+            }
+        }
+        return joined
     }
 
     /// A message for an argument like `-photo.jpg`, which the parser would take for a cluster of

@@ -200,14 +200,17 @@ import YOLOImage
         #expect(mismatched.status != 0, "the reference model does not reproduce a random model's golden tensors")
     }
 
-    /// Counts past what a run can do are usage errors (64), not an overflow trap or a failed
-    /// allocation: `bench`'s runs, and the threads of any command or of `serve`'s workers.
-    @Test func hugeCountsAreUsageErrors() throws {
+    /// Counts outside their range are usage errors (64) that name the option: past what a run can do
+    /// (`bench`'s runs, the threads of any command or of `serve`'s workers), not an overflow trap or a
+    /// failed allocation; and negative, given as `--runs -1` (ArgumentParser took `-1` for an option
+    /// and said the value was missing).
+    @Test func countsOutsideTheirRangeAreUsageErrors() throws {
         let huge = String(Int.max)
         for arguments in [["bench", "--runs", huge], ["bench", "--warmup", huge], ["bench", "--threads", huge],
-                          ["detect", "--threads", "1025", Self.bus], ["serve", "--workers", huge], ["serve", "--threads", "1025"]] {
+                          ["detect", "--threads", "1025", Self.bus], ["serve", "--workers", huge], ["serve", "--threads", "1025"],
+                          ["bench", "--runs", "-1"], ["bench", "--warmup", "-1"], ["inspect", "--imgsz", "-1"]] {
             let run = try Self.swiftYOLO(arguments)
-            #expect(run.status == 64 && run.stderr.contains("must lie in"), "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.status == 64 && run.stderr.contains("\(arguments[1]) must lie in"), "\(arguments): \(run.status) \(run.stderr)")
         }
     }
 
