@@ -11,8 +11,9 @@ struct VerifyCommand: ParsableCommand {
             Runs the model on the input stored in GOLDEN (made by tools/golden.py) and prints, for every \
             top-level layer, the largest absolute error, the error relative to the layer's scale and the \
             first element past the bound. The head must match within \(GoldenVerification.boxTolerance) px on \
-            boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers within \
-            \(GoldenVerification.layerTolerance) of their scale. Exits with status 1 past any bound.
+            boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers and the head's \
+            per-level maps within \(GoldenVerification.layerTolerance) of their scale. Exits with status 1 past \
+            any bound.
 
             Example (tools/golden.py needs torch and ultralytics: tools/requirements-golden.txt):
               python3 tools/golden.py --weights yolo11n.pt --image zidane.jpg \\
