@@ -54,8 +54,8 @@ SWIFTYOLO_URL="file://$WORK/SwiftYOLO" SWIFTYOLO_VERSION=0.1.0 \
     || { cat "$WORK/debug.txt"; echo "consumer-check: the debug build did not find bus.jpg's bus and four people"; exit 1; }
 
 # Time per image, in alternation: the consumer's Detector.detect(imageAt:) against detect's "total".
-# Eight rounds: a 2-vCPU host's slow spells last seconds, and with three rounds one that fell on the
-# consumer's turns alone put a 1.07x build at 1.17x.
+# Eight rounds: a 2-vCPU host's slow spells last seconds, and with few rounds one that falls on the
+# consumer's turns alone can move the median past the bound.
 IMAGES=$(for _ in $(seq 8); do printf '%s ' "$IMAGE"; done)
 consumer_ms=() cli_ms=()
 for _ in $(seq 8); do

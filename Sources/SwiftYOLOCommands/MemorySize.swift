@@ -13,13 +13,19 @@ struct MemorySize: ExpressibleByArgument, CustomStringConvertible {
     init(bytes: Int) { self.bytes = bytes }
 
     init?(argument: String) {
+        guard let (number, unit) = Self.parts(of: argument), number.isFinite, number > 0, number * unit < 0x1p62 else { return nil }
+        bytes = Int(number * unit)
+    }
+
+    /// The number and the multiplier of its unit (`1.5G`: 1.5 and 2³⁰; a `B` after the unit is
+    /// allowed), before any check of the number's range; `nil` if it is not a number with a unit.
+    static func parts(of argument: String) -> (number: Double, unit: Double)? {
         let units: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
         var text = argument.uppercased()
         if text.hasSuffix("B") { text.removeLast() }
         let unit = text.last.flatMap { units[$0] } ?? 1
         if unit != 1 { text.removeLast() }
-        guard let number = Double(text), number.isFinite, number > 0, number * unit < 0x1p62 else { return nil }
-        bytes = Int(number * unit)
+        return Double(text).map { ($0, unit) }
     }
 
     /// `12.0 GB` (binary units, one decimal).

@@ -66,11 +66,8 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must lie in 0...65535, got \(port)") }
-        for (flag, value) in [("--workers", workers), ("--threads", threads)] {
-            if let value, !(1...ComputeThreads.maximum).contains(value) {
-                throw ValidationError("\(flag) must lie in 1...\(ComputeThreads.maximum), got \(value)")
-            }
-        }
+        try ThreadsOption.checkCount(workers, flag: "--workers")
+        try ThreadsOption.checkCount(threads, flag: "--threads")
         guard maxQueue >= 0 else { throw ValidationError("--max-queue must not be negative, got \(maxQueue)") }
         guard readTimeout > 0, readTimeout <= 86_400 else { throw ValidationError("--read-timeout must lie in (0, 86400] seconds, got \(readTimeout)") }
     }

@@ -89,11 +89,8 @@ package struct SwiftYOLOCommand: ParsableCommand {
     /// Only numbers, with a memory unit or not, are joined; after `--` nothing is.
     package static func joiningNegativeValues(_ arguments: [String]) -> [String] {
         func isNegativeNumber(_ word: String) -> Bool {
-            guard word.hasPrefix("-") else { return false }
-            var number = word.dropFirst().uppercased()
-            if number.hasSuffix("B") { number.removeLast() }
-            if let last = number.last, "KMGT".contains(last) { number.removeLast() }
-            return number.first?.isNumber == true && Double(number) != nil
+            let number = word.dropFirst()
+            return word.hasPrefix("-") && number.first?.isNumber == true && MemorySize.parts(of: String(number)) != nil
         }
         var joined: [String] = []
         var index = arguments.startIndex

@@ -9,8 +9,13 @@ struct ThreadsOption: ParsableArguments {
     var threads: Int?
 
     func validate() throws {
-        if let threads, !(1...ComputeThreads.maximum).contains(threads) {
-            throw ValidationError("--threads must lie in 1...\(ComputeThreads.maximum), got \(threads)")
+        try Self.checkCount(threads, flag: "--threads")
+    }
+
+    /// Refuses a count of threads (or of `serve`'s workers) outside 1...`ComputeThreads.maximum`, by its flag.
+    static func checkCount(_ count: Int?, flag: String) throws {
+        if let count, !(1...ComputeThreads.maximum).contains(count) {
+            throw ValidationError("\(flag) must lie in 1...\(ComputeThreads.maximum), got \(count)")
         }
     }
 

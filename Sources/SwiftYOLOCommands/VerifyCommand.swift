@@ -13,7 +13,8 @@ struct VerifyCommand: ParsableCommand {
             first element past the bound. The head must match within \(GoldenVerification.boxTolerance) px on \
             boxes and \(GoldenVerification.scoreTolerance) on class scores; intermediate layers and the head's \
             per-level maps within \(GoldenVerification.layerTolerance) of their scale. Exits with status 1 past \
-            any bound.
+            any bound. The golden is traced to its weights by the SHA-256 that tools/golden.py records of \
+            the file it read and the converter of the checkpoint: a failure says when they are not the model's.
 
             Example (tools/golden.py needs torch and ultralytics: tools/requirements-golden.txt):
               python3 tools/golden.py --weights yolo11n.pt --image zidane.jpg \\
@@ -28,14 +29,20 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let model = try loadModel(modelOptions.resolvedPath)
-        let verification: GoldenVerification
         let goldenFile: TensorFile
+        let provenance: GoldenProvenance
         do {
             goldenFile = try TensorFile(path: golden)
+            provenance = try GoldenProvenance(golden: goldenFile, model: model)
+        } catch {
+            throw CommandFailure.badModelOrData(error)
+        }
+        let verification: GoldenVerification
+        do {
             // An input whose activations would take more than half the memory is refused before the pass.
             verification = try GoldenVerification(model: model, golden: goldenFile, memoryLimit: MemorySize.defaultLimit.bytes)
         } catch {
-            throw CommandFailure.badModelOrData(error)
+            throw CommandFailure(description: "\(error)" + Self.otherWeightsNote(provenance), status: ExitStatus.badModelOrData)
         }
         let metadata = goldenFile.metadata
         let generator = metadata["generator"]
@@ -47,6 +54,7 @@ struct VerifyCommand: ParsableCommand {
         try StandardStreams.line("golden  \(DisplayText.terminal(golden))  (\(DisplayText.terminal(made)))")
         try StandardStreams.line("input   \(DisplayText.terminal(input)), \(size)")
         try StandardStreams.line("model   \(DisplayText.terminal(modelOptions.resolvedPath))")
+        try StandardStreams.line("weights \(DisplayText.terminal(Self.describe(provenance)))")
         try StandardStreams.line("")
         var table = TextTable([("layer", .left), ("shape", .left), ("max-abs", .right), ("relative", .right),
                                ("first bad", .right), ("bound", .left), ("", .left)])
@@ -60,8 +68,25 @@ struct VerifyCommand: ParsableCommand {
         if verification.passed {
             try StandardStreams.line("PASS: every layer within its bound")
         } else {
-            try StandardStreams.line("FAIL: \(verification.rows.filter { !$0.passed }.map(\.name).joined(separator: ", ")) past the bound")
+            try StandardStreams.line("FAIL: \(verification.rows.filter { !$0.passed }.map(\.name).joined(separator: ", ")) past the bound"
+                                     + Self.otherWeightsNote(provenance))
             throw ExitCode(1)
+        }
+    }
+
+    /// What a failure adds when the golden was made from other weights than the model's: their likely cause.
+    static func otherWeightsNote(_ provenance: GoldenProvenance) -> String {
+        guard case let .otherWeights(file, _) = provenance else { return "" }
+        return "; the golden was made from other weights (\(DisplayText.terminal(file)))"
+    }
+
+    /// Where the golden's weights come from, in words (its metadata's text: shown escaped by the caller).
+    static func describe(_ provenance: GoldenProvenance) -> String {
+        switch provenance {
+        case let .sourceCheckpoint(file): "\(file): the checkpoint this model was converted from"
+        case let .modelFile(file): "\(file): this model file"
+        case let .otherWeights(file, sha256): "\(file), sha256 \(sha256): not this model's weights"
+        case .unrecorded: "not recorded in the golden"
         }
     }
 }

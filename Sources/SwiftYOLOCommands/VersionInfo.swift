@@ -12,7 +12,7 @@ enum VersionInfo {
             let set = try KernelSets.choose()
             kernels = "\(set.name) (\(set.instructions)) on \(KernelSets.cpuName)"
         } catch {
-            kernels = "none: \(error)"
+            kernels = "none: \(error.reason)"
         }
         return "swift-yolo \(version) (commit \(String(cString: sy_build_commit()))), built with Swift \(swiftVersion)\n"
             + "kernels: \(kernels); this binary has \(KernelSets.all.map(\.name).joined(separator: ", "))"

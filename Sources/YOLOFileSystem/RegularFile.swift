@@ -84,6 +84,24 @@ package enum RegularFile {
         if total < size { bytes.removeSubrange(total...) }
         return bytes
     }
+
+    /// Reads the whole file in order, handing `body` one chunk of at most `chunkSize` bytes at a time.
+    package static func forEachChunk(of path: String, chunkSize: Int = 1 << 20,
+                                     _ body: (UnsafeRawBufferPointer) -> Void) throws(FileSystemError) {
+        let (descriptor, _) = try open(path)
+        defer { close(descriptor) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        defer { chunk.deallocate() }
+        while true {
+            let n = Glibc.read(descriptor, chunk.baseAddress, chunkSize)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoDescription())
+            }
+            if n == 0 { return }
+            body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+        }
+    }
 }
 
 /// `strerror(errno)`.

@@ -38,19 +38,35 @@ package enum KernelSets {
     }
 
     /// Why a forced kernel set cannot be used.
-    package struct SelectionError: Error, CustomStringConvertible {
-        package let description: String
+    package enum SelectionError: Error, CustomStringConvertible {
+        /// `SWIFTYOLO_KERNELS` names no set this binary carries.
+        case unknownName(String)
+        /// The CPU lacks the instructions of the set `SWIFTYOLO_KERNELS` names.
+        case unsupported(KernelSet)
+
+        /// What is wrong, without the list of the sets this binary carries (for a caller that prints it anyway).
+        package var reason: String {
+            switch self {
+            case let .unknownName(name):
+                "SWIFTYOLO_KERNELS=\(name) names no kernel set"
+            case let .unsupported(set):
+                "SWIFTYOLO_KERNELS=\(set.name): this CPU (\(cpuName)) lacks \(set.instructions); it supports \(supported.map(\.name).joined(separator: ", "))"
+            }
+        }
+
+        package var description: String {
+            switch self {
+            case .unknownName: "\(reason); this binary has \(all.map(\.name).joined(separator: ", "))"
+            case .unsupported: reason
+            }
+        }
     }
 
     /// The set named by `SWIFTYOLO_KERNELS`, else the widest one the CPU supports.
     package static func choose(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SelectionError) -> KernelSet {
         guard let forced = environment["SWIFTYOLO_KERNELS"], !forced.isEmpty else { return supported.last ?? all[0] }
-        guard let set = all.first(where: { $0.name == forced }) else {
-            throw SelectionError(description: "SWIFTYOLO_KERNELS=\(forced) names no kernel set; this binary has \(all.map(\.name).joined(separator: ", "))")
-        }
-        guard isSupported(set) else {
-            throw SelectionError(description: "SWIFTYOLO_KERNELS=\(forced): this CPU (\(cpuName)) lacks \(set.instructions); it supports \(supported.map(\.name).joined(separator: ", "))")
-        }
+        guard let set = all.first(where: { $0.name == forced }) else { throw .unknownName(forced) }
+        guard isSupported(set) else { throw .unsupported(set) }
         return set
     }
 

@@ -6,7 +6,7 @@ package struct TensorDifference: Sendable, CustomStringConvertible {
     package let maxAbsolute: Float
     /// Where `maxAbsolute` occurs.
     package let maxAbsoluteIndex: Int
-    /// `maxAbsolute / max |expected|`: the error on the scale of the tensor.
+    /// `maxAbsolute / max |expected|` over the finite expected values: the error on the scale of the tensor.
     package let relativeToScale: Float
     /// The first index where `|actual − expected| > tolerance(expected)`, if any.
     package let firstBadIndex: Int?
@@ -24,13 +24,13 @@ package struct TensorDifference: Sendable, CustomStringConvertible {
         var maxAbsolute: Float = 0, maxAbsoluteIndex = 0, scale: Float = 0
         var firstBad: Int?
         for i in 0..<actual.count {
-            let error = abs(actual[i] - expected[i])
-            // A NaN anywhere is the worst error there is.
+            // An infinity matches only itself (∞ − ∞ would be NaN); a NaN anywhere is the worst error there is.
+            let error = actual[i] == expected[i] ? 0 : abs(actual[i] - expected[i])
             if error.isNaN || error > maxAbsolute {
                 maxAbsolute = error.isNaN ? .infinity : error
                 maxAbsoluteIndex = i
             }
-            scale = max(scale, abs(expected[i]))
+            if expected[i].isFinite { scale = max(scale, abs(expected[i])) }
             if firstBad == nil, !(error <= tolerance(expected[i])) { firstBad = i }
         }
         self.count = actual.count
@@ -40,12 +40,18 @@ package struct TensorDifference: Sendable, CustomStringConvertible {
         self.firstBadIndex = firstBad
     }
 
+    /// `max |expected|` over the finite values: an infinity or NaN has no scale to measure against.
+    private static func finiteScale(_ expected: UnsafeBufferPointer<Float>) -> Float {
+        expected.reduce(Float(0)) { $1.isFinite ? max($0, abs($1)) : $0 }
+    }
+
     /// Compares two tensors of the same shape against a bound on the scale of `expected`: an element
-    /// is bad where its error passes `relativeTolerance · max |expected|` (`relativeTolerance` where
-    /// every expected value is 0), so that `isWithinTolerance` says `relativeToScale ≤
-    /// relativeTolerance` and `firstBadIndex` says where it first fails.
+    /// is bad where its error passes `relativeTolerance · max |expected|` (over the finite expected
+    /// values; `relativeTolerance` where every one is 0), so that `isWithinTolerance` says
+    /// `relativeToScale ≤ relativeTolerance` and `firstBadIndex` says where it first fails. A
+    /// non-finite expected value must be met exactly.
     package init(actual: Tensor, expected: Tensor, relativeTolerance: Float) {
-        let scale = UnsafeBufferPointer(expected.buffer).reduce(Float(0)) { max($0, abs($1)) }
+        let scale = Self.finiteScale(UnsafeBufferPointer(expected.buffer))
         let bound = scale > 0 ? relativeTolerance * scale : relativeTolerance
         self.init(actual: actual, expected: expected) { _ in bound }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import YOLOModel
 import YOLOImage
 
 /// `swift-yolo` end to end, as scripts use it: the output contract of DESIGN.md, bad inputs
@@ -196,8 +197,46 @@ import YOLOImage
         let pass = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo"])
         #expect(pass.status == 0, "\(pass.stdout)\(pass.stderr)")
         #expect(pass.stdout.contains("PASS"))
+        #expect(pass.lines.contains("weights yolo11n.pt: the checkpoint this model was converted from"), "\(pass.stdout)")
         let mismatched = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-random38-seed7-160x128.swyolo"])
         #expect(mismatched.status != 0, "the reference model does not reproduce a random model's golden tensors")
+    }
+
+    /// `verify` traces the golden's weights by their SHA-256: to the model's source checkpoint, to
+    /// the model file itself, or to neither, which a failure then names as its likely cause.
+    @Test func verifySaysWhetherTheGoldenIsOfTheseWeights() throws {
+        let golden = Fixtures.path("Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo")
+        let random = try Self.swiftYOLO(["verify", "--model", try Fixtures.require(Fixtures.path("Tests/Fixtures/generated/yolo26n-random20.swyolo")),
+                                         Fixtures.path("Tests/Fixtures/golden/yolo26n-random20-seed9-160x128.swyolo")])
+        #expect(random.status == 0 && random.lines.contains("weights yolo26n-random20.swyolo: this model file"), "\(random.stdout)")
+
+        // yolo11n with the first digit of its recorded source checksum changed in place: the same
+        // numbers, so the verification passes, but the checksums no longer trace the golden to it.
+        let recorded = "be56a5a7c6aeaaa7105e03b0a2571c54bbec09ed9a35cce9cd20c8afe9087baf"
+        var weights = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.require(Fixtures.path("Weights/yolo11n.swyolo"))))
+        let range = try #require(weights.range(of: Data(recorded.utf8)))
+        weights[range.lowerBound] = UInt8(ascii: "0")
+        let model = try ScratchDirectory.write(Array(weights), to: "verify-weights/yolo11n-other.swyolo")
+        let other = try Self.swiftYOLO(["verify", "--model", model, golden])
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        #expect(other.lines.contains("weights yolo11n.pt, sha256 \(recorded): not this model's weights"), "\(other.stdout)")
+
+        // The same model against the golden changed in one element of model.5: the failure names the weights.
+        let entry = try #require(try TensorFile(path: golden).entry(named: "model.5"))
+        var changed = try Data(contentsOf: URL(fileURLWithPath: golden))
+        let offset = entry.fileOffset + 4 * 1234
+        let value = Float(bitPattern: changed[offset..<(offset + 4)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) + 0.01
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { changed.replaceSubrange(offset..<(offset + 4), with: $0) }
+        let changedGolden = try ScratchDirectory.write(Array(changed), to: "verify-weights/golden-changed.swyolo")
+        let failed = try Self.swiftYOLO(["verify", "--model", model, changedGolden])
+        #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+        #expect(failed.lines.last == "FAIL: model.5 past the bound; the golden was made from other weights (yolo11n.pt)", "\(failed.stdout)")
+
+        // Another checkpoint's golden, refused for its shapes before the pass, is named too.
+        let segmentation = try Self.swiftYOLO(["verify", "Tests/Fixtures/golden/yolo11n-seg-bus-160x128.swyolo"])
+        #expect(segmentation.status == 65, "\(segmentation.stderr)")
+        #expect(segmentation.stderr.hasSuffix("the model needs [1, 84, 420]; the golden was made from other weights (yolo11n-seg.pt)\n"),
+                "\(segmentation.stderr)")
     }
 
     /// Counts outside their range are usage errors (64) that name the option: past what a run can do

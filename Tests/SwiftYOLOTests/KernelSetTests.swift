@@ -48,6 +48,11 @@ import YOLOKernelSets
         let run = try Self.run(["detect", "../shared/images/bus.jpg"], kernels: "sse9")
         #expect(run.status == 64)
         #expect(run.stderr.contains("SWIFTYOLO_KERNELS=sse9 names no kernel set; this binary has baseline"), "\(run.stderr)")
+        // `--version` says it once, beside the sets the binary has.
+        let version = try Self.run(["--version"], kernels: "sse9")
+        #expect(version.status == 0 && version.lines.last?.hasPrefix("kernels: none: SWIFTYOLO_KERNELS=sse9 names no kernel set; ") == true,
+                "\(version.stdout)")
+        #expect(version.stdout.components(separatedBy: "this binary has").count == 2, "\(version.stdout)")
         if let missing = KernelSets.all.first(where: { !KernelSets.isSupported($0) }) {
             let refused = try Self.run(["detect", "../shared/images/bus.jpg"], kernels: missing.name)
             #expect(refused.status == 64 && refused.stderr.contains("this CPU (\(KernelSets.cpuName)) lacks"), "\(refused.stderr)")

@@ -74,4 +74,15 @@ import YOLOModel
         #expect(verification.rows.filter { !$0.passed }.map(\.name) == [tensor])
         #expect(verification.rows.first { $0.name == tensor }?.difference.firstBadIndex == index)
     }
+
+    /// A golden traces to the checkpoint its model was converted from, and one of another
+    /// checkpoint (the segmentation model's) to that one, by the checksums both files record.
+    @Test func aGoldenIsTracedToItsWeights() throws {
+        let model = try DetectionModel(path: try Fixtures.require(Fixtures.path("Weights/yolo11n.swyolo")))
+        let own = try TensorFile(path: try Fixtures.require(Fixtures.path("Tests/Fixtures/golden/yolo11n-bus-320x256.swyolo")))
+        #expect(try GoldenProvenance(golden: own, model: model) == .sourceCheckpoint(file: "yolo11n.pt"))
+        let other = try TensorFile(path: try Fixtures.require(Fixtures.path("Tests/Fixtures/golden/yolo11n-seg-bus-160x128.swyolo")))
+        #expect(try GoldenProvenance(golden: other, model: model)
+                == .otherWeights(file: "yolo11n-seg.pt", sha256: "cf6bc00ce0b00fb78348dcd072d067367a40cf811ab71bb73b06a023119d5b36"))
+    }
 }

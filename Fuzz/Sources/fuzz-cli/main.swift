@@ -13,9 +13,10 @@ private let labels = LabelMap(names: (0..<80).map { "class\($0)" } + ["person", 
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let arguments = UnsafeBufferPointer(start: data, count: size)
+    let words = UnsafeBufferPointer(start: data, count: size)
         .split(separator: 0, omittingEmptySubsequences: false)
         .map { PathEncoding.string(fromFileSystem: $0) }  // byte for byte, as `main` reads argv
+    let arguments = SwiftYOLOCommand.joiningNegativeValues(words)  // `--opt -1` as `--opt=-1`, as `run` does
     if let problem = SwiftYOLOCommand.dashedName(in: arguments) {
         Fuzz.check(problem.contains("--"), "a dashed-name refusal that does not show '--'")
         return 0
