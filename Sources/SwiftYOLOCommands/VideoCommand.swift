@@ -59,7 +59,7 @@ struct VideoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --smooth: weight of the newest box in the moving average (1 = no smoothing).", valueName: "weight"))
     var ema: Float = 0.4
 
-    @Option(name: .customLong("min-hits"), help: ArgumentHelp("With --smooth: frames of the window an object must be seen in to be reported.", valueName: "n"))
+    @Option(name: .customLong("min-hits"), help: ArgumentHelp("With --smooth: frames of the window an object must be seen in before it is reported; from then on it is reported while seen or coasting.", valueName: "n"))
     var minHits: Int = 2
 
     @Option(help: ArgumentHelp("With --smooth: the number of recent processed frames --min-hits counts over.", valueName: "n"))
@@ -82,8 +82,9 @@ struct VideoCommand: ParsableCommand {
 
     func validate() throws {
         if let fps, fps > Self.maximumFrameRate { throw frameRateProblem(fps) }
-        // The tracker's options are checked with or without --smooth, so that a typo is not silently ignored.
-        switch pipelineOptions(tracking: true).fault {
+        // The tracker's and the settle count's options are checked with or without --smooth and --settle,
+        // so that a typo is not silently ignored.
+        switch pipelineOptions(checkingAll: true).fault {
         case nil: break
         case .every: throw ValidationError("--every must be at least 1, got \(every)")
         case .frameRate: throw frameRateProblem(fps ?? .nan)
@@ -97,11 +98,12 @@ struct VideoCommand: ParsableCommand {
         ValidationError("--fps must be a number above 0 and at most \(Int(Self.maximumFrameRate)), got \(fps)")
     }
 
-    /// The pipeline's options from the arguments; `tracking` adds the tracker's, which apply under --smooth.
-    private func pipelineOptions(tracking: Bool) -> VideoPipelineOptions {
+    /// The pipeline's options from the arguments; `checkingAll` adds the tracker's, which apply under
+    /// --smooth, and the settle count's (of one frame without --settle), for their checks.
+    private func pipelineOptions(checkingAll: Bool) -> VideoPipelineOptions {
         VideoPipelineOptions(every: every, realtime: realtime, frameRate: fps,
-                             tracking: tracking ? TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast) : nil,
-                             settle: settle.map { SettleOptions(frames: $0, iou: settleIou) })
+                             tracking: checkingAll || smooth ? TrackerOptions(ema: ema, minHits: minHits, window: window, matchIoU: matchIou, coast: coast) : nil,
+                             settle: (settle ?? (checkingAll ? 1 : nil)).map { SettleOptions(frames: $0, iou: settleIou) })
     }
 
     /// The highest `--fps` accepted: a thousand frames a second is past any camera's.
@@ -136,7 +138,7 @@ struct VideoCommand: ParsableCommand {
         let rotations = options.rotationPasses
         // The options were validated with the arguments (`validate()`).
         let pipeline = VideoPipeline(source: frames, detector: ModelFrameDetector(detector: detector, rotations: rotations ?? [.degrees0]),
-                                     options: pipelineOptions(tracking: smooth), clock: SystemFrameClock())
+                                     options: pipelineOptions(checkingAll: false), clock: SystemFrameClock())
         let array = format == .array, showsRotation = rotations != nil
         var failed = 0
         var streamFailed = false

@@ -28,14 +28,19 @@ public final class VideoPipeline {
     private var frameSize: (width: Int, height: Int)?
 
     /// Reads `source` through `detector` with `options`.
-    /// - Throws: `DetectorError.invalidOptions` where `options` are unusable (`VideoPipelineOptions.problem`).
+    /// - Throws: `DetectorError.invalidOptions` where `options` are unusable (`VideoPipelineOptions.problem`),
+    ///   or where they give no frame rate and the source's is not a positive number.
     public convenience init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions()) throws {
         if let problem = options.problem { throw DetectorError.invalidOptions(reason: problem) }
+        if options.frameRate == nil, let rate = source.frameRate, !(rate > 0 && rate.isFinite) {
+            throw DetectorError.invalidOptions(reason: "the frame rate of \(source.name) must be positive, got \(rate); give one in the options")
+        }
         self.init(source: source, detector: detector, options: options, clock: SystemFrameClock())
     }
 
     /// The same, reading the time for realtime mode from `clock` (tests give a scripted one).
-    /// - Precondition: `options.problem` is `nil`.
+    /// - Precondition: `options.problem` is `nil`, and the frame rate used (the options', else the
+    ///   source's) is a positive number.
     package init(source: any FrameSource, detector: any FrameDetector, options: VideoPipelineOptions = VideoPipelineOptions(),
                  clock: any FrameClock) {
         self.options = options
@@ -98,9 +103,9 @@ public final class VideoPipeline {
         }
     }
 
-    /// Forgets the tracks and the scene the settle count compares with.
+    /// Forgets the tracks (their ids are not reused) and the scene the settle count compares with.
     private func restartTracking() {
-        tracker = tracker.map { ObjectTracker(options: $0.options) }
+        tracker?.forgetTracks()
         settle = settle.map { SettleDetector(options: $0.options) }
         trackRotations = [:]
     }

@@ -11,12 +11,16 @@ public enum FlatDetections {
         detections.flatMap { d in [Float(d.classId), d.confidence, d.box.x1, d.box.x2, d.box.y1, d.box.y2] }
     }
 
-    /// The detections back from a flat array (labels empty); `nil` if its length is not a multiple of 6.
+    /// The detections back from a flat array (labels empty); `nil` if its length is not a multiple of
+    /// 6 or a class is not a whole number from 0 (the array may come from across a language boundary).
     public static func unflatten(_ values: [Float]) -> [Detection]? {
         guard values.count % stride == 0 else { return nil }
-        return Swift.stride(from: 0, to: values.count, by: Self.stride).map { i in
-            Detection(classId: Int(values[i]), label: "", confidence: values[i + 1],
-                      box: BoundingBox(x1: values[i + 2], y1: values[i + 4], x2: values[i + 3], y2: values[i + 5]))
+        var detections: [Detection] = []
+        for i in Swift.stride(from: 0, to: values.count, by: Self.stride) {
+            guard let classId = Int(exactly: values[i]), classId >= 0 else { return nil }
+            detections.append(Detection(classId: classId, label: "", confidence: values[i + 1],
+                                        box: BoundingBox(x1: values[i + 2], y1: values[i + 4], x2: values[i + 3], y2: values[i + 5])))
         }
+        return detections
     }
 }

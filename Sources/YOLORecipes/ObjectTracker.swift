@@ -7,10 +7,11 @@ import YOLODetect
 /// taken greedily, highest IoU first (ties: older track, then earlier detection), so several objects
 /// of one class are kept apart. A matched track's box moves by the exponential moving average
 /// `ema · observed + (1 − ema) · smoothed`; an unmatched detection starts a new track with the next
-/// id. An object is reported while it was seen in at least `minHits` of the last `window` processed
-/// frames and in this frame, or missed in at most `coast` frames in a row (reported with its last
-/// smoothed box, so a single missed detection does not make it blink). A track unseen for `window`
-/// frames is forgotten; until then an object that comes back keeps its id.
+/// id. An object is reported once it was seen in at least `minHits` of the last `window` processed
+/// frames, and from then on in every frame it is seen in or missed in at most `coast` frames in a
+/// row (with its last smoothed box, so a single missed detection does not make it blink). A track
+/// unseen for `window` frames is forgotten; until then an object that comes back keeps its id, and
+/// is reported at once. Ids count up for the tracker's whole life, `forgetTracks()` included.
 public struct ObjectTracker: Sendable {
     /// How it matches and smooths.
     public let options: TrackerOptions
@@ -25,6 +26,8 @@ public struct ObjectTracker: Sendable {
         var missed = 0
         /// Seen or not, for the last `window` frames, oldest first.
         var history: [Bool]
+        /// Seen in `minHits` of `window` frames at some time: reported from then on while seen or coasting.
+        var confirmed = false
         var hits: Int { history.reduce(0) { $0 + ($1 ? 1 : 0) } }
     }
 
@@ -81,8 +84,15 @@ public struct ObjectTracker: Sendable {
             observations[nextId] = d
             nextId += 1
         }
-        return tracks.filter { $0.hits >= options.minHits && $0.missed <= options.coast }.map {
+        for t in tracks.indices where tracks[t].hits >= options.minHits { tracks[t].confirmed = true }
+        return tracks.filter { $0.confirmed && $0.missed <= options.coast }.map {
             TrackedObject(track: $0.id, detection: $0.detection, observation: observations[$0.id], hits: $0.hits)
         }
+    }
+
+    /// Drops every track (the frames that follow show another scene, as a picture of another size
+    /// does); the ids of the objects found from now on continue the count, so none is reused.
+    public mutating func forgetTracks() {
+        tracks.removeAll()
     }
 }

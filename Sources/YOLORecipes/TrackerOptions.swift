@@ -12,7 +12,7 @@ public struct TrackerOptions: Sendable, Equatable {
     public var matchIoU: Float = 0.3
     /// A reported object missed in up to this many consecutive frames is still reported (with its
     /// last smoothed box), so one missed detection does not make it blink; 0 reports only objects
-    /// seen in the frame.
+    /// seen in the frame. Once reported, an object needs no new `minHits` to stay reported.
     public var coast: Int = 1
 
     /// The options above, by name (the defaults are `swift-yolo video --smooth`'s); check `problem` before use.

@@ -102,13 +102,16 @@ struct SquareDetector: FrameDetector {
     }
 }
 
-/// Frames held in memory, as a source of one's own (`PendingFrame(index:time:decode:)`), at 25 fps.
+/// Frames held in memory, as a source of one's own (`PendingFrame(index:time:decode:)`), timed at 25 fps.
 final class FramesSource: FrameSource {
     private let images: [RGBImage]
     private var next = 0
-    init(_ images: [RGBImage]) { self.images = images }
+    let frameRate: Double?
+    init(_ images: [RGBImage], frameRate: Double? = 25) {
+        self.images = images
+        self.frameRate = frameRate
+    }
     var name: String { "frames" }
-    var frameRate: Double? { 25 }
     func read() throws(VideoError) -> PendingFrame? {
         guard next < images.count else { return nil }
         let index = next, image = images[index]

@@ -147,6 +147,11 @@ import TestSupport
         #expect(notAStream.objects.last?["event"] as? String == "end")
         let badOption = try Self.swiftYOLO(["video", "--every", "0", path])
         #expect(badOption.status != 0 && badOption.stderr.contains("--every must be at least 1"))
+        // --settle-iou is checked without --settle too, as the tracker's options are without --smooth.
+        for iou in ["nan", "1", "-0.1"] {
+            let badSettle = try Self.swiftYOLO(["video", "--settle-iou", iou, path])
+            #expect(badSettle.status == 64 && badSettle.stderr.contains("settle IoU must lie in [0, 1), got"), "\(iou): \(badSettle.stderr)")
+        }
         let badRotation = try Self.swiftYOLO(["detect", "--rotations", "0,45", Scenes.busPath])
         #expect(badRotation.status != 0 && badRotation.stderr.contains("--rotations must list angles among 0, 90, 180, 270"))
     }

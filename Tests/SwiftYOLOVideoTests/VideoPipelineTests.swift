@@ -90,14 +90,16 @@ import TestSupport
 
     /// A directory's pictures may differ in size: tracks coasting from a larger frame were reported
     /// on a smaller one with boxes outside it, and the settle count compared them. A frame of
-    /// another size starts both afresh.
+    /// another size starts both afresh, and the objects found from then on get new ids (the first
+    /// object of the scene after the change was track 1 again).
     @Test func aFrameOfAnotherSizeStartsTracksAndSettlingAfresh() throws {
         let large = Scenes.frame(panX: 0, squares: [Scenes.Square(red: true, x: 70, y: 40)])
         let small = RGBImage(width: 7, height: 5, fill: (60, 60, 60))
         let options = VideoPipelineOptions(tracking: TrackerOptions(minHits: 1, window: 3, coast: 2), settle: SettleOptions(frames: 2))
-        let result = try Self.run(FramesSource([large, large, small, small]), options: options)
-        #expect(result.frames.map(\.detections.count) == [1, 1, 0, 0], "no track coasts into the small frames")
+        let result = try Self.run(FramesSource([large, large, small, small, large]), options: options)
+        #expect(result.frames.map(\.detections.count) == [1, 1, 0, 0, 1], "no track coasts into the small frames")
         #expect(result.frames[1].detections.first?.track == 1)
+        #expect(result.frames[4].detections.first?.track == 2, "a new id after the change")
         // Settled over frames 0–1 (the square), and over 2–3 (the empty small frames), not across the change.
         #expect(result.settled.map(\.frame) == [1, 3])
     }
@@ -143,5 +145,19 @@ import TestSupport
         #expect(result.frames.last?.time == 2)
         #expect(result.failed.count == 1 && result.failed.first?.0 == 3 && result.failed.first?.1.contains("pan2b.png") == true)
         #expect(result.frames.last?.detections.compactMap(\.track) == [1, 2], "tracks go on across the bad frame")
+    }
+
+    /// A source whose own frame rate is not a positive number is refused when the options give none
+    /// (the sampler trapped on it); with a rate in the options it runs.
+    @Test func aSourceFrameRateThatIsNoRateIsRefused() throws {
+        let frame = RGBImage(width: 7, height: 5, fill: (60, 60, 60))
+        for rate: Double in [0, -1, .nan, .infinity] {
+            #expect(throws: DetectorError.self, "rate \(rate)") {
+                try VideoPipeline(source: FramesSource([frame], frameRate: rate), detector: SquareDetector())
+            }
+        }
+        let pipeline = try VideoPipeline(source: FramesSource([frame], frameRate: 0), detector: SquareDetector(),
+                                         options: VideoPipelineOptions(frameRate: 10))
+        #expect(pipeline.frameRate == 10)
     }
 }

@@ -67,5 +67,10 @@ import YOLORecipes
         #expect(flat == [5, 0.9, 1, 3, 2, 4, 0, 0.5, 10, 30, 20, 40])
         #expect(FlatDetections.unflatten(flat)?.map(\.box) == detections.map(\.box))
         #expect(FlatDetections.unflatten([1, 2, 3]) == nil)
+        // A class that is not a whole number from 0 (from across a language boundary) is refused, not trapped on.
+        for bad: Float in [.nan, .infinity, 1e30, -1, 2.5] {
+            #expect(FlatDetections.unflatten([bad, 0.9, 0, 10, 0, 10]) == nil, "class \(bad)")
+        }
+        #expect(FlatDetections.unflatten([3, 0.9, 0, 10, 0, 10])?.map(\.classId) == [3])
     }
 }

@@ -76,6 +76,27 @@ import YOLORecipes
         #expect(tracker.update([Self.det(0, 40)]).map(\.track) == [2])
     }
 
+    /// With `minHits` equal to `window`, one missed frame leaves fewer hits than `minHits`: a reported
+    /// object still coasts through it and is reported again as soon as it is seen (it was hidden
+    /// until `window` new sightings before).
+    @Test func aReportedObjectCoastsWhateverItsHits() {
+        var tracker = ObjectTracker(options: TrackerOptions(ema: 1, minHits: 5, window: 5, coast: 1))
+        var reported: [Int] = []
+        for k in 0..<11 {
+            if !tracker.update(k == 6 ? [] : [Self.det(0, 40)]).isEmpty { reported.append(k) }
+        }
+        #expect(reported == [4, 5, 6, 7, 8, 9, 10], "\(reported)")
+    }
+
+    /// `forgetTracks` drops the tracks; the objects found afterwards get new ids, never old ones.
+    @Test func forgottenTracksLeaveTheirIdsUnused() {
+        var tracker = ObjectTracker(options: TrackerOptions(ema: 1, minHits: 1))
+        #expect(tracker.update([Self.det(0, 40), Self.det(1, 100)]).map(\.track) == [1, 2])
+        tracker.forgetTracks()
+        #expect(tracker.liveTrackCount == 0)
+        #expect(tracker.update([Self.det(0, 40), Self.det(1, 100)]).map(\.track) == [3, 4])
+    }
+
     @Test func optionsAreChecked() {
         #expect(TrackerOptions().problem == nil)
         #expect(TrackerOptions(ema: 0).problem != nil && TrackerOptions(minHits: 6, window: 5).problem != nil)
