@@ -74,7 +74,8 @@ struct BackgroundCommand: ParsableCommand {
         var failures = 0, done = 0
         /// Failures to write a picture (a full disk, a file-size limit): the status says so (74), not 1.
         var unwritten = 0
-        for input in ImageInputs(arguments: inputs) {
+        let images = ImageInputs(arguments: inputs), total = images.knownCount
+        for input in images {
             let image = input.path
             if let signal = Interruption.signal { throw Interrupted(signal: signal) }
             let line: String
@@ -125,6 +126,8 @@ struct BackgroundCommand: ParsableCommand {
             try StandardStreams.line(line)
             done += 1
         }
+        // Standard input ended because a signal interrupted its read, or came before it.
+        if let signal = ImageInputs.interruption(done: done, of: total) { throw Interrupted(signal: signal) }
         if failures > 0 {
             if !options.json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
             throw ExitCode(unwritten > 0 ? ExitStatus.outputFailed : ExitStatus.someInputsFailed)

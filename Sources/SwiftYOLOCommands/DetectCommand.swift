@@ -131,7 +131,7 @@ struct DetectCommand: ParsableCommand {
             done += 1
         }
         if showsProgress { StandardStreams.clearProgress() }
-        if let signal = Interruption.signal, total.map({ done < $0 }) ?? true {
+        if let signal = ImageInputs.interruption(done: done, of: total) {
             // Standard input ended because a signal interrupted its read.
             StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
             throw Interrupted(signal: signal)

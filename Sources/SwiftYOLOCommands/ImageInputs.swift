@@ -34,6 +34,14 @@ struct ImageInputs: Sequence {
 
     func makeIterator() -> Iterator { Iterator(arguments: arguments[...]) }
 
+    /// The interrupting signal if a run that has done `done` images ended because of it: standard
+    /// input ends when a signal comes (`total` is `nil` then), and a known count says whether every
+    /// image was reached.
+    static func interruption(done: Int, of total: Int?) -> Int32? {
+        guard let signal = Interruption.signal, total.map({ done < $0 }) ?? true else { return nil }
+        return signal
+    }
+
     struct Iterator: IteratorProtocol {
         var arguments: ArraySlice<String>
         var pending: ArraySlice<Input> = []
@@ -107,6 +115,11 @@ final class StandardInputLines {
             }
             buffer.removeSubrange(..<start)
             start = 0
+            // A signal that came before the read (during the last image) would not interrupt it.
+            if Interruption.signal != nil {
+                ended = true
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count > 0 {

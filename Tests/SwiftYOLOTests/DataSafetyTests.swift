@@ -63,8 +63,11 @@ import YOLOFileSystem
         os.execv(arguments[0], arguments)
         """
 
-    static func start(_ arguments: [[UInt8]], setup: Setup, executable: String = CommandLineTests.swiftYOLOExecutable.path) throws -> Process {
+    /// - Parameter standardInput: what the process reads as standard input (the test's own by default).
+    static func start(_ arguments: [[UInt8]], setup: Setup, executable: String = CommandLineTests.swiftYOLOExecutable.path,
+                      standardInput: Pipe? = nil) throws -> Process {
         let process = Process()
+        if let standardInput { process.standardInput = standardInput }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let executable = Array(executable.utf8)
         let hex = ([executable] + arguments).map { $0.map { String(format: "%02x", $0) }.joined() }
@@ -382,6 +385,38 @@ import YOLOFileSystem
         #expect(run.status == 128 + signal, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(run.stdout.isEmpty && run.stderr.contains("interrupted by signal \(signal) after"), "\(run.stderr)")
+    }
+
+    /// `background -` and `detect -` take paths from standard input, which stays open here. An
+    /// interrupt while `background` waited for the next path ended it with status 0, and one that
+    /// came during an image left either command waiting for the next path until the input closed.
+    /// Both now end at once with 130 or 143: after a result (waiting for the next path) and during
+    /// the first image (a 1280-pixel pass).
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptEndsAListReadFromStandardInput(_ signal: Int32) throws {
+        for command in ["background", "detect"] {
+            for duringTheImage in [false, true] {
+                let name = "stdin-\(command)-\(signal)-\(duringTheImage)"
+                let results = try ScratchDirectory.fresh(name + ".out"), saved = try Self.directory(name)
+                let arguments = command == "background" ? ["background", "--model", try Fixtures.require(Fixtures.path("Weights/yolo11n-seg.swyolo")),
+                                                           "--imgsz", "1280", "--save", saved, "-"]
+                    : ["detect", "--json", "--imgsz", "1280", "-"]
+                let input = Pipe()
+                let process = try Self.start(arguments.map { PathEncoding.bytes(of: $0) }, setup: Setup(stdout: results), standardInput: input)
+                defer { try? input.fileHandleForWriting.close() }
+                Self.waitForHandler(of: signal, in: process)
+                try input.fileHandleForWriting.write(contentsOf: Data((Self.zidane + "\n").utf8))
+                if duringTheImage {
+                    usleep(150_000)
+                } else {
+                    let deadline = Date().addingTimeInterval(60)
+                    while ((try? RegularFile.read(results, maxBytes: 1 << 20))?.count { $0 == 0x0A } ?? 0) < 1, Date() < deadline { usleep(20_000) }
+                }
+                kill(process.processIdentifier, signal)
+                let run = Self.finish(process, within: 30)
+                #expect(run.status == 128 + signal, "\(command), \(duringTheImage ? "during the image" : "waiting"): \(run.stderr)")
+            }
+        }
     }
 
     /// An interrupt while `video` waited for a stream's header ended as a stream error, exit 1; it
