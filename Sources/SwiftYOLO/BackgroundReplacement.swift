@@ -5,7 +5,8 @@ import YOLOImage
 public enum BackgroundReplacement: Sendable, Equatable {
     /// A solid colour.
     case color(red: UInt8, green: UInt8, blue: UInt8)
-    /// Transparency: the result has an alpha channel, 0 outside the objects.
+    /// Transparency: the result has an alpha channel, 0 outside the objects, where the colour is
+    /// black too (so that a tool that drops the alpha shows no trace of what was removed).
     case transparent
     /// Another picture, stretched to the image's size.
     case image(RGBImage)
@@ -117,10 +118,9 @@ extension Detector {
             for i in 0..<weights.count {
                 let alpha = weights[i]
                 if channels == 4 {
-                    out[i * 4] = source[i * 3]
-                    out[i * 4 + 1] = source[i * 3 + 1]
-                    out[i * 4 + 2] = source[i * 3 + 2]
-                    out[i * 4 + 3] = UInt8((alpha * 255).rounded())
+                    let opacity = UInt8((alpha * 255).rounded())
+                    for c in 0..<3 { out[i * 4 + c] = opacity == 0 ? 0 : source[i * 3 + c] }
+                    out[i * 4 + 3] = opacity
                     continue
                 }
                 for c in 0..<3 {

@@ -6,6 +6,7 @@ import SwiftYOLOVideo
 import YOLODetect
 import YOLOFileSystem
 import YOLOImage
+import YOLOModel
 
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,10 +33,11 @@ struct DetectCommand: ParsableCommand {
             {"size": [H, W], "counts": STRING} at original-image size, as pycocotools reads it) and --save \
             draws it; a pose model adds "keypoints": [[X, Y, CONFIDENCE], ...] in image pixels and --save \
             draws the skeleton. --masks DIR writes one 8-bit PNG per image whose pixels are the 1-based \
-            index of the detection covering them (the most confident on top), 0 for the background.
+            index of the detection covering them (the most confident on top; past the 255th, 255), 0 for \
+            the background.
 
-            --save never replaces a file: a name that exists (an input, an earlier picture) gets _2, _3, … \
-            and the name used is reported ("saved" in JSON).
+            --save and --masks never replace a file: a name that exists (an input, an earlier picture) gets \
+            _2, _3, … and the name used is reported ("saved" and "masks" in JSON).
 
             Examples:
               swift-yolo detect ../shared/images/bus.jpg
@@ -73,6 +75,12 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         let detector = try options.makeDetector()
+        // Options that only a model's task can give meaning to: refused rather than left without effect.
+        let task = detector.model.task
+        if masks != nil, task != .segment {
+            throw CommandFailure.usage("--masks needs a segmentation model; \(detector.model.file) is a '\(task.rawValue)' model")
+        }
+        if faces, task != .pose { throw CommandFailure.usage("--faces needs a pose model; \(detector.model.file) is a '\(task.rawValue)' model") }
         let images = ImageInputs(arguments: inputs)
         let total = images.knownCount
         try options.createSaveDirectory()
@@ -101,13 +109,12 @@ struct DetectCommand: ParsableCommand {
                 let decoded = try measure(&decodeTime) { try detector.decoder.decode(contentsOf: image) }
                 var (result, rotations) = try detect(decoded, decodeTime: decodeTime, with: detector)
                 if faces { result = result.addingFaces() }
-                let saved = try CommandFailure.writing {
+                let (saved, savedMasks) = try CommandFailure.writing {
                     let saved = try options.save.map { try saveAnnotated(decoded, named: image, result: result, directory: $0) }
-                    if let masks { try saveInstanceMap(result, named: image, directory: masks) }
-                    return saved
+                    return (saved, try masks.map { try saveInstanceMap(result, named: image, directory: $0) })
                 }
                 switch format {
-                case .json: line = ResultJSON.line(image: image, result: result, rotations: rotations, saved: saved)
+                case .json: line = ResultJSON.line(image: image, result: result, rotations: rotations, saved: saved, masks: savedMasks)
                 case .array: line = DetectionReport.arrayLine(result.detections)
                 case .table: line = DetectionReport.table(image: image, result: result, rotations: rotations, saved: saved)
                 }
@@ -155,13 +162,18 @@ struct DetectCommand: ParsableCommand {
         return (result, merged.detections.map(\.rotation))
     }
 
-    /// Writes `<dir>/<name>.png`, the instance map of `result` (never replacing a file, as `--save`).
-    private func saveInstanceMap(_ result: DetectionResult, named image: String, directory: String) throws {
+    /// Writes `<dir>/<name>.png`, the instance map of `result` (never replacing a file, as `--save`),
+    /// and returns the path written.
+    private func saveInstanceMap(_ result: DetectionResult, named image: String, directory: String) throws -> String {
         let name = image.split(separator: "/").last.map(String.init) ?? image
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
         let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
         let written = try Picture(width: result.imageWidth, height: result.imageHeight, channels: 1, pixels: result.instanceMap()).writePNG(to: wanted)
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved the masks as '\(written)'") }
+        if result.detections.count > 255 {
+            StandardStreams.message("warning: '\(written)': \(result.detections.count) detections; an 8-bit PNG numbers 255, so those past the 255th read as 255")
+        }
+        return written
     }
 
     /// Draws the detections on the decoded image and writes `<dir>/<name>.png` (or `.jpg`), or

@@ -7,13 +7,15 @@ import YOLORecipes
 /// answers it: the contract of DESIGN.md, keys in a fixed order.
 package enum ResultJSON {
     /// `{"image": PATH, "width": W, "height": H, "detections": [...], "timing_ms": {...}}`, keys in that
-    /// order, then `"saved": PATH` when a picture was written; `"image": null` when there is no name.
+    /// order, then `"saved": PATH` when a picture was written and `"masks": PATH` when an instance map
+    /// was; `"image": null` when there is no name.
     /// - Parameter rotations: the rotation pass of each detection, added to it as `"rotation"`.
-    package static func line(image: String?, result: DetectionResult, rotations: [Rotation]? = nil, saved: String? = nil) -> String {
+    package static func line(image: String?, result: DetectionResult, rotations: [Rotation]? = nil, saved: String? = nil,
+                             masks: String? = nil) -> String {
         let detections = result.detections.enumerated().map { i, d in detectionObject(d, rotation: rotations?[i]) }
         return "{\"image\": \(image.map(string) ?? "null"), \"width\": \(result.imageWidth), \"height\": \(result.imageHeight), "
             + "\"detections\": [\(detections.joined(separator: ", "))], \"timing_ms\": \(timings(result.timings))"
-            + (saved.map { ", \"saved\": \(string($0))" } ?? "") + "}"
+            + (saved.map { ", \"saved\": \(string($0))" } ?? "") + (masks.map { ", \"masks\": \(string($0))" } ?? "") + "}"
     }
 
     /// `{"decode": MS, "preprocess": MS, "inference": MS, "postprocess": MS, "total": MS}`.

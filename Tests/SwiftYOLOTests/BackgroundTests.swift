@@ -37,12 +37,22 @@ import SwiftYOLO
         let union = hard.result.foregroundMask(classes: [0])
         #expect(hard.channels == 4)
         #expect((0..<union.count).allSatisfy { hard.pixels[$0 * 4 + 3] == (union[$0] != 0 ? 255 : 0) })
+        // The colour is the image's where any of it shows, and black where none does: the removed
+        // background was kept under alpha 0, for any tool that drops the alpha to show again.
+        var wrongColour = 0
+        for i in 0..<union.count {
+            let expected: [UInt8] = union[i] != 0 ? Array(image.pixels[(i * 3)..<(i * 3 + 3)]) : [0, 0, 0]
+            if Array(hard.pixels[(i * 4)..<(i * 4 + 3)]) != expected { wrongColour += 1 }
+        }
+        #expect(wrongColour == 0, "\(wrongColour) pixels neither the image's colour (inside) nor black (outside)")
         let soft = try detector.replaceBackground(of: image, with: .transparent, classes: [0], feather: 4)
         let alphas = (0..<union.count).map { soft.pixels[$0 * 4 + 3] }
         let partial = alphas.filter { $0 > 0 && $0 < 255 }.count
         // A soft edge: partial alpha along the outlines only, full alpha deep inside, none far outside.
         #expect(partial > 1000 && partial < union.count / 10, "\(partial) partially transparent pixels")
         #expect(alphas[0] == 0)
+        let colouredUnderNoAlpha = (0..<union.count).filter { i in alphas[i] == 0 && soft.pixels[(i * 4)..<(i * 4 + 3)].contains { $0 != 0 } }
+        #expect(colouredUnderNoAlpha.isEmpty, "\(colouredUnderNoAlpha.count) pixels of alpha 0 keep a colour")
     }
 
     @Test func anotherPictureBehindThePeople() throws {
@@ -104,8 +114,20 @@ import SwiftYOLO
         let expected = result.instanceMap()
         #expect((0..<expected.count).allSatisfy { map.pixels[$0 * 3] == expected[$0] })
         #expect(Set(expected) == Set(0...UInt8(result.detections.count)))
+        #expect(masks.stdout.contains("\"masks\": \"\(directory)/masks/bus.png\"}"), "\(masks.stdout)")
+        // A second run keeps the first map and says in the JSON where the new one went.
+        let again = try CommandLineTests.swiftYOLO(["detect", "--json", "--model", model, "--masks", directory + "/masks", bus])
+        #expect(again.status == 0 && again.stdout.contains("\"masks\": \"\(directory)/masks/bus_2.png\"}"), "\(again.stdout)")
         let refused = try CommandLineTests.swiftYOLO(["background", "--save", directory, bus])  // the detection model
         #expect(refused.status == 64 && refused.stderr.contains("segmentation model"), "\(refused.status) \(refused.stderr)")
+        // --masks and --faces with a model of another task wrote empty maps and counted no faces, without a word.
+        for (arguments, message) in [(["--masks", directory + "/detect-masks"], "--masks needs a segmentation model"),
+                                     (["--model", Fixtures.path("Weights/yolo11n-pose.swyolo"), "--masks", directory + "/pose-masks"], "--masks needs a segmentation model"),
+                                     (["--model", model, "--faces"], "--faces needs a pose model")] {
+            let run = try CommandLineTests.swiftYOLO(["detect"] + arguments + [bus])
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.status) \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/detect-masks/bus.png"))
     }
 
     /// `--save-format jpg` was listed in `background --help` and ignored (a PNG was written), and the
