@@ -286,16 +286,14 @@ def decode_fixtures(out_dir: Path, shared_images: Path) -> dict:
         insert_app1(insert_app1(base, b"Exif\0\0" + exif_tiff(8, "II"), True), b"http://ns.adobe.com/xap/1.0/\0<x/>", True),
         "XMP APP1 before the Exif APP1")
 
-    # Files the decoder must refuse (no cv2 expectation; the tests check the error).
-    refuse = dec
+    # CMYK as Pillow writes it (an Adobe marker, inverted CMYK), which cv2 turns into colour.
     from PIL import Image
 
     buf = io.BytesIO()
     Image.fromarray(crop[..., ::-1].copy()).convert("CMYK").save(buf, "JPEG")
-    (refuse / "jpeg_cmyk.jpg").write_bytes(buf.getvalue())
+    add("jpeg_cmyk.jpg", buf.getvalue(), "CMYK (Adobe, inverted)")
 
-    return {**header("cv2.imread(path) (IMREAD_COLOR) of each file, converted BGR->RGB"), "images": entries,
-            "refused": ["decode/jpeg_cmyk.jpg"]}
+    return {**header("cv2.imread(path) (IMREAD_COLOR) of each file, converted BGR->RGB"), "images": entries}
 
 
 def big_image_fixtures(shared_images: Path) -> list:

@@ -94,6 +94,15 @@ int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, cha
     return SY_OK;
 }
 
+/// One row of CMYK as OpenCV's `icvCvt_CMYK2BGR_8u_C4C3R` turns it into colour (the inverted CMYK
+/// that Adobe's applications write): each of C, M, Y becomes `k - ((255 - x) * k >> 8)`, then R, G, B.
+static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, int32_t width) {
+    for (int32_t i = 0; i < width; i++, cmyk += 4, rgb += 3) {
+        const int k = cmyk[3];
+        for (int c = 0; c < 3; c++) rgb[c] = (uint8_t)(k - (((255 - cmyk[c]) * k) >> 8));
+    }
+}
+
 int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height, int32_t max_scans,
                         uint8_t *out, size_t out_size, char *err) {
     struct jpeg_decompress_struct cinfo;
@@ -104,8 +113,10 @@ int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t
         snprintf(err, SY_ERROR_CAPACITY, "output buffer too small");
         return SY_ERR_ARGUMENT;
     }
+    uint8_t *volatile cmyk_row = NULL;  // one CMYK row, for four-component JPEGs
     if (setjmp(ctx.jump) != 0) {
         jpeg_destroy_decompress(&cinfo);
+        free(cmyk_row);
         return ctx.code;
     }
     jpeg_create_decompress(&cinfo);
@@ -117,35 +128,41 @@ int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t
         snprintf(err, SY_ERROR_CAPACITY, "the header changed between reads");
         longjmp(ctx.jump, 1);
     }
-    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK || cinfo.num_components == 4) {
-        ctx.code = SY_ERR_UNSUPPORTED;
-        snprintf(err, SY_ERROR_CAPACITY, "CMYK/YCCK JPEGs are not supported (convert the image to RGB)");
-        longjmp(ctx.jump, 1);
-    }
-    if (cinfo.num_components != 1 && cinfo.num_components != 3) {
+    if (cinfo.num_components != 1 && cinfo.num_components != 3 && cinfo.num_components != 4) {
         ctx.code = SY_ERR_UNSUPPORTED;
         snprintf(err, SY_ERROR_CAPACITY, "JPEG with %d components is not supported", cinfo.num_components);
         longjmp(ctx.jump, 1);
     }
-    cinfo.out_color_space = JCS_RGB;  // gray is replicated by libjpeg; defaults otherwise (as OpenCV)
+    // Gray is replicated by libjpeg; defaults otherwise (as OpenCV). Four components (CMYK, or YCCK,
+    // which libjpeg turns into CMYK) are read as CMYK and converted as OpenCV's imread converts them.
+    const int cmyk = cinfo.num_components == 4;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&cinfo);
-    if (cinfo.output_components != 3 || (int32_t)cinfo.output_width != width ||
+    if (cinfo.output_components != (cmyk ? 4 : 3) || (int32_t)cinfo.output_width != width ||
         (int32_t)cinfo.output_height != height) {
         ctx.code = SY_ERR_UNSUPPORTED;
-        snprintf(err, SY_ERROR_CAPACITY, "libjpeg did not produce RGB at the header's size");
+        snprintf(err, SY_ERROR_CAPACITY, "libjpeg did not produce %s at the header's size", cmyk ? "CMYK" : "RGB");
+        longjmp(ctx.jump, 1);
+    }
+    if (cmyk && (cmyk_row = malloc((size_t)width * 4)) == NULL) {
+        ctx.code = SY_ERR_ARGUMENT;
+        snprintf(err, SY_ERROR_CAPACITY, "out of memory for a row of %d pixels", width);
         longjmp(ctx.jump, 1);
     }
     while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = out + (size_t)cinfo.output_scanline * (size_t)width * 3;
+        uint8_t *rgb = out + (size_t)cinfo.output_scanline * (size_t)width * 3;
+        JSAMPROW row = cmyk ? cmyk_row : rgb;
         if (jpeg_read_scanlines(&cinfo, &row, 1) != 1) {
             ctx.code = SY_ERR_TRUNCATED;
             snprintf(err, SY_ERROR_CAPACITY, "the data ends before the image does");
             longjmp(ctx.jump, 1);
         }
+        if (cmyk) cmyk_to_rgb(cmyk_row, rgb, width);
     }
     ctx.finishing = 1;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    free(cmyk_row);
     return SY_OK;
 }
 

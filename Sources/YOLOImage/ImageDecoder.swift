@@ -28,7 +28,8 @@ package struct ImageInfo: Sendable, Equatable {
 ///
 /// - 16-bit samples keep their high byte (`v >> 8`); gray is replicated to RGB; palettes expand;
 ///   alpha (and tRNS) is dropped, not composited; PNG gamma is not applied.
-/// - JPEG decodes with libjpeg's defaults (ISLOW IDCT, fancy upsampling); CMYK is refused.
+/// - JPEG decodes with libjpeg's defaults (ISLOW IDCT, fancy upsampling); CMYK and YCCK are turned
+///   into RGB as OpenCV turns them (Adobe's inverted CMYK).
 /// - EXIF orientation 2…8 (JPEG APP1 or PNG eXIf) is applied as OpenCV applies it.
 ///
 /// The format is told by magic bytes. Dimensions and the pixel limit are checked from the header

@@ -7,7 +7,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
     /// The bytes are neither PNG nor JPEG; `detected` names the format the magic bytes suggest, if any.
     case unknownFormat(file: String, detected: String?)
-    /// A valid image of a kind this decoder does not handle (CMYK JPEG, 12-bit JPEG, …).
+    /// A valid image of a kind this decoder does not handle (12-bit JPEG, …).
     case unsupported(file: String, reason: String)
     /// The codec rejected the data.
     case corrupt(file: String, reason: String)

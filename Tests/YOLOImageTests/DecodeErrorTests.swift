@@ -128,17 +128,6 @@ final class DecodeErrorTests: XCTestCase {
         }
     }
 
-    func testCMYKJPEGIsRefused() throws {
-        let path = ImageFixtures.path("decode/jpeg_cmyk.jpg")
-        XCTAssertThrowsError(try ImageDecoder().decode(contentsOf: path)) { error in
-            guard let error = error as? ImageError, case .unsupported(_, let reason) = error else {
-                return XCTFail("\(error)")
-            }
-            XCTAssertTrue(reason.contains("CMYK"), reason)
-            XCTAssertTrue(error.description.contains(path))
-        }
-    }
-
     /// A PNG whose IHDR claims 100000 x 100000 (10 gigapixels) with a valid CRC and nothing else:
     /// refused from the header, before any pixel buffer exists (it would need 30 GB).
     func testOversizedPNGIsRefusedFromHeader() throws {

@@ -19,7 +19,7 @@ enum {
     SY_OK = 0,
     SY_ERR_CORRUPT = 1,      ///< the codec rejected the data
     SY_ERR_TRUNCATED = 2,    ///< the data ended before the image did
-    SY_ERR_UNSUPPORTED = 3,  ///< valid but not decodable here (e.g. CMYK JPEG, 12-bit JPEG)
+    SY_ERR_UNSUPPORTED = 3,  ///< valid but not decodable here (e.g. a 12-bit JPEG)
     SY_ERR_ARGUMENT = 4,     ///< caller error (buffer too small, dimensions changed)
     SY_ERR_IO = 5            ///< writing failed
 };
@@ -61,7 +61,8 @@ int sy_jpeg_write_rgb8(int descriptor, const uint8_t *pixels, int32_t width, int
 int sy_jpeg_read_info(const uint8_t *data, size_t size, sy_image_info *info, char *err);
 
 /// Decodes a JPEG to interleaved RGB8 (libjpeg defaults: ISLOW IDCT, fancy upsampling), as
-/// OpenCV's imread does. Gray is replicated; CMYK/YCCK are refused. A JPEG that ends early is an
+/// OpenCV's imread does. Gray is replicated; CMYK and YCCK are converted as OpenCV converts them
+/// (`k - ((255 - x) * k >> 8)` per channel, Adobe's inverted CMYK). A JPEG that ends early is an
 /// error (libjpeg itself would only warn and fill the rest with gray). A progressive JPEG with more
 /// than `max_scans` scans is refused (each scan is a pass over the whole image).
 int sy_jpeg_decode_rgb8(const uint8_t *data, size_t size, int32_t width, int32_t height, int32_t max_scans,
