@@ -71,7 +71,7 @@ struct VideoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --smooth: an object missed in up to this many frames in a row is still reported (its last box), so a missed detection does not make it blink.", valueName: "n"))
     var coast: Int = 1
 
-    @Option(help: ArgumentHelp("Emit a \"settled\" event when K consecutive processed frames show the same objects (same count and classes, every box matched above --settle-iou); again only after the scene changed.", valueName: "k"))
+    @Option(help: ArgumentHelp("Emit a \"settled\" event when K consecutive processed frames show the same objects (same count and classes, every box matched above --settle-iou); again only when the scene settles other than it last did.", valueName: "k"))
     var settle: Int?
 
     @Option(name: .customLong("settle-iou"), help: ArgumentHelp("IoU every box must keep with its counterpart for the scene to count as unchanged.", valueName: "iou"))

@@ -6,13 +6,17 @@ import YOLODetect
 ///
 /// Frames are compared with the first frame of the current run; a frame that does not match it
 /// starts a new run. The event fires once, on the frame that completes the run, and fires again
-/// only after the scene changed (a run was broken) and settled anew. An empty scene can settle too.
+/// only when a later run settles on a scene other than the last one it fired for: a frame in which
+/// a detection flickered out breaks the run, but the same dice coming back to rest are not a new
+/// roll. An empty scene can settle too.
 public struct SettleDetector: Sendable {
     /// When a scene counts as settled.
     public let options: SettleOptions
     private var anchor: [Detection]?
     private var run = 0
     private var fired = false
+    /// The scene of the last event.
+    private var lastSettled: [Detection]?
 
     /// - Precondition: `options.problem == nil`.
     public init(options: SettleOptions) {
@@ -32,6 +36,8 @@ public struct SettleDetector: Sendable {
         }
         guard run >= options.frames, !fired else { return nil }
         fired = true
+        if let lastSettled, Self.sameScene(lastSettled, detections, iou: options.iou) { return nil }
+        lastSettled = detections
         return detections.indices.sorted { a, b in
             let da = detections[a].box, db = detections[b].box
             if da.x1 != db.x1 { return da.x1 < db.x1 }

@@ -26,6 +26,14 @@ import YOLORecipes
         #expect(Self.fires(frames, k: 1) == [0, 1, 2, 3, 4, 10, 11, 12], "K = 1: every change is a new scene")
     }
 
+    /// A frame in which the detections flickered out breaks the run; the same scene settling again
+    /// after it fired a second event for one roll. Another scene still fires.
+    @Test func theSameSceneComingBackToRestIsNotANewEvent() {
+        var frames: [[Detection]] = (0..<11).map { $0 == 6 ? [] : [Self.det(1, 20), Self.det(2, 80)] }
+        frames += (0..<4).map { _ in [Self.det(1, 60), Self.det(2, 80)] }
+        #expect(Self.fires(frames, k: 3) == [2, 13])
+    }
+
     @Test func smallJitterIsTheSameSceneAndCountClassOrOverlapChangesAreNot() {
         let base = [Self.det(0, 0), Self.det(0, 50), Self.det(3, 100)]
         var jittered = base
