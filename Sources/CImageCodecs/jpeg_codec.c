@@ -32,7 +32,12 @@ static void fail(j_common_ptr cinfo, int code) {
     longjmp(ctx->jump, 1);
 }
 
-static void on_error_exit(j_common_ptr cinfo) { fail(cinfo, SY_ERR_CORRUPT); }
+static void on_error_exit(j_common_ptr cinfo) {
+    // What this libjpeg cannot decode (12-bit samples, an unbuilt coding) is not supported, not corrupt.
+    const int code = cinfo->err->msg_code;
+    fail(cinfo, code == JERR_BAD_PRECISION || code == JERR_NOT_COMPILED || code == JERR_CONVERSION_NOTIMPL
+                    ? SY_ERR_UNSUPPORTED : SY_ERR_CORRUPT);
+}
 
 static void on_emit_message(j_common_ptr cinfo, int level) {
     jpeg_context *ctx = (jpeg_context *)cinfo->err;
