@@ -170,8 +170,9 @@ struct DetectCommand: ParsableCommand {
         let wanted = Directory.appending(stem.isEmpty ? name : stem, to: directory) + ".png"
         let written = try Picture(width: result.imageWidth, height: result.imageHeight, channels: 1, pixels: result.instanceMap()).writePNG(to: wanted)
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved the masks as '\(written)'") }
-        if result.detections.count > 255 {
-            StandardStreams.message("warning: '\(written)': \(result.detections.count) detections; an 8-bit PNG numbers 255, so those past the 255th read as 255")
+        let highest = Int(UInt8.max)  // `instanceMap()`'s values are bytes
+        if result.detections.count > highest {
+            StandardStreams.message("warning: '\(written)': \(result.detections.count) detections; an 8-bit PNG numbers \(highest), so those past the \(highest)th read as \(highest)")
         }
         return written
     }

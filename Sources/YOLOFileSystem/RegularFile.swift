@@ -70,9 +70,8 @@ package enum RegularFile {
         bytes.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             while total < size {
-                let n = Glibc.read(descriptor, base + total, size - total)
+                let n = readRetrying(descriptor, base + total, size - total)
                 if n < 0 {
-                    if errno == EINTR { continue }
                     failure = errno
                     return
                 }
@@ -93,13 +92,19 @@ package enum RegularFile {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { chunk.deallocate() }
         while true {
-            let n = Glibc.read(descriptor, chunk.baseAddress, chunkSize)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: errnoDescription())
-            }
+            let n = readRetrying(descriptor, chunk.baseAddress!, chunkSize)
+            if n < 0 { throw .unreadable(path: path, reason: errnoDescription()) }
             if n == 0 { return }
             body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+        }
+    }
+
+    /// `read(2)`, again when a signal interrupts it before any byte: the bytes read, 0 at the end, or
+    /// -1 with `errno` set.
+    private static func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        while true {
+            let n = Glibc.read(descriptor, buffer, count)
+            if n >= 0 || errno != EINTR { return n }
         }
     }
 }
