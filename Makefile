@@ -248,14 +248,21 @@ bench-peers: deps weights
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= image weights model cli request video checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
-.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
-# ASan through one combined -sanitize=fuzzer,address after SwiftPM's own flags: `--sanitize fuzzer
-# --sanitize address` passes two flags in no fixed order and swiftc keeps only the last, losing either
-# the coverage or ASan. `--sanitize fuzzer` stays so that SwiftPM links the targets for libFuzzer's main.
-FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
-fuzz-build: deps
-	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video; do \
-	  SWIFTYOLO_FUZZ=1 SWIFTYOLO_SERVER=0 nice -n 19 swift build --scratch-path .build-fuzz $(FUZZ_BUILD_FLAGS) --product $$target || exit 1; done
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread asan-build
+# One AddressSanitizer build (.build-asan) for the test suites and the fuzz targets: ASan, and on
+# every module the coverage that `-sanitize=fuzzer` would add (8-bit edge counters and their table,
+# indirect calls, comparisons); only the fuzz targets link libFuzzer, without its `main`
+# (Package.swift, SWIFTYOLO_FUZZ=1). It leaves out the HTTP server (SWIFTYOLO_SERVER=0: SwiftNIO is
+# compiled once, for `make test`). A change of these flags needs a clean .build-asan: SwiftPM keeps
+# objects compiled without them.
+LIBFUZZER  := $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a 2>/dev/null)
+ASAN_ENV   := SWIFTYOLO_FUZZ=1 SWIFTYOLO_LIBFUZZER=$(LIBFUZZER) SWIFTYOLO_SERVER=0
+ASAN_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-asan \
+  -Xswiftc -sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp \
+  -Xcc -fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp
+asan-build: deps
+	$(ASAN_ENV) nice -n 19 swift build --build-tests $(ASAN_FLAGS)
+fuzz-build: asan-build
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 
 ## The tiny models' weights from their committed manifests (numpy only).
@@ -283,34 +290,34 @@ fuzz-stats:
 	  END { printf "%-11s %5s %9s %13s %12s %9s\n", "target", "runs", "seconds", "executions", "last corpus", "findings"; \
 	        for (t in runs) printf "%-11s %5d %9d %13d %12s %9d\n", t, runs[t], seconds[t], executions[t], corpus[t], findings[t] }' Fuzz/stats.tsv
 
-## The Swift test suite under AddressSanitizer and ThreadSanitizer, in release mode like `make test`
-## (scratch folders .build-asan, .build-tsan), at the lowest CPU priority. LeakSanitizer checks the
-## Swift Testing suites; the XCTest ones run without it (XCTest itself leaks every test-case run on
-## Linux; see Tests/lsan-suppressions.txt). SANITIZE_FILTER narrows the tests (e.g.
-## SANITIZE_FILTER="--filter Reliability").
-SANITIZE_FLAGS = $(SWIFT_RELEASE_FLAGS)
-SANITIZE_RUN   = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build $(SANITIZE_FLAGS)
+## The Swift test suites under AddressSanitizer and ThreadSanitizer, in release mode like `make test`,
+## at the lowest CPU priority, both without the HTTP server (SWIFTYOLO_SERVER=0: `make test` and
+## serve-check run the server; its own shared state, InferenceQueue and ThreadHandoff, is in
+## YOLOServing and checked here). LeakSanitizer checks the Swift Testing suites; the XCTest ones run
+## without it (XCTest itself leaks every test-case run on Linux; see Tests/lsan-suppressions.txt).
+## SANITIZE_FILTER narrows the tests (e.g. SANITIZE_FILTER="--filter Reliability").
+SANITIZE_RUN = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build
 sanitize: sanitize-address sanitize-thread
-## AddressSanitizer checks the package without the HTTP server (SWIFTYOLO_SERVER=0: Swift code over
-## SwiftNIO, whose concurrency ThreadSanitizer checks), so that CI compiles SwiftNIO once less.
-sanitize-address: deps weights fixtures
-	SWIFTYOLO_SERVER=0 nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=address --scratch-path .build-asan
-	SWIFTYOLO_SERVER=0 ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-swift-testing $(SANITIZE_FILTER)
-	SWIFTYOLO_SERVER=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
-	  $(SANITIZE_RUN) --sanitize=address --scratch-path .build-asan --disable-xctest $(SANITIZE_FILTER)
+## AddressSanitizer: the build the fuzz targets share (asan-build, above).
+sanitize-address: asan-build weights fixtures
+	$(ASAN_ENV) ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-swift-testing $(SANITIZE_FILTER)
+	$(ASAN_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+	  $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-xctest $(SANITIZE_FILTER)
 ## ThreadSanitizer looks for races, so it skips the suites that only repeat forward passes for their numbers
 ## (the parity images, goldens, each kernel set's processes, task and YOLO26 parity, backgrounds, the attention
 ## heads against their double-precision reference, detect's output on 1, 2 and 3 threads, the memory plan against
-## bench's measured peaks; without the first seven its
-## Swift Testing run took 185 s instead of 407 on the CI machine): the kernels' threads still race over random shapes in the kernel tests
-## and in a pool set below its workers (WorkerPoolTests), and
-## real models in DetectorTests (one detector, several threads, the heads' branches side by side), CommandLineTests
-## and the server's tests. TSAN_SKIP= runs everything.
-TSAN_SKIP ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|TaskCommandLineTests|BackgroundTests|AttentionHeadsTests|ThreadCountTests|MemoryPlanTests
+## bench's measured peaks): the kernels' threads still race over random shapes in the kernel tests and in a pool
+## set below its workers (WorkerPoolTests), real models in DetectorTests (one detector, several threads, the
+## heads' branches side by side) and CommandLineTests, and the inference queue's threads in InferenceQueueTests
+## and ThreadHandoffTests. TSAN_SKIP= runs everything; TSAN_SERVER=1 adds the server and its live tests
+## (SwiftNIO compiled once more under TSan: about 230 s on 2 cores).
+TSAN_SKIP   ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|TaskCommandLineTests|BackgroundTests|AttentionHeadsTests|ThreadCountTests|MemoryPlanTests
+TSAN_SERVER ?= 0
+TSAN_FLAGS  := $(SWIFT_RELEASE_FLAGS) --sanitize=thread --scratch-path .build-tsan$(if $(filter 1,$(TSAN_SERVER)),-server)
 sanitize-thread: deps weights fixtures
-	nice -n 19 swift build --build-tests $(SANITIZE_FLAGS) --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
-	  $(SANITIZE_RUN) --sanitize=thread --scratch-path .build-tsan $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)') $(SANITIZE_FILTER)
+	SWIFTYOLO_SERVER=$(TSAN_SERVER) nice -n 19 swift build --build-tests $(TSAN_FLAGS)
+	SWIFTYOLO_SERVER=$(TSAN_SERVER) TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
+	  $(SANITIZE_RUN) $(TSAN_FLAGS) $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)') $(SANITIZE_FILTER)
 
 clean:
 	rm -rf .build $(GENERATED) $(WEIGHTS) Weights/yolo26n.swyolo dist

@@ -144,22 +144,32 @@ if Context.environment["SWIFTYOLO_DOCS"] == "1" {
 //                           (ordo-one/benchmark; `make bench-kernels`)
 let environment = Context.environment
 if environment["SWIFTYOLO_FUZZ"] == "1" {
+    // A fuzz target is an ordinary executable whose `main` hands its test function to libFuzzer
+    // (FuzzSupport's `Fuzz.run`), linked with libFuzzer without libFuzzer's own `main`:
+    // SWIFTYOLO_LIBFUZZER is the path of clang's libclang_rt.fuzzer_no_main (`make fuzz-build` sets
+    // it). So the build that makes them (`make sanitize-address`: AddressSanitizer, with libFuzzer's
+    // coverage on every module) also makes the test bundle and `swift-yolo`, with their own `main`.
+    let libFuzzer = environment["SWIFTYOLO_LIBFUZZER"] ?? "libclang_rt.fuzzer_no_main.a (SWIFTYOLO_LIBFUZZER is not set)"
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Sources/\(name)",
+                          linkerSettings: [.unsafeFlags(["-Xlinker", libFuzzer, "-lstdc++"])])
+    }
     package.targets += [
-        .target(name: "FuzzSupport", dependencies: ["SwiftYOLO", "YOLOModel", "YOLOImage"], path: "Fuzz/Sources/FuzzSupport"),
+        .target(name: "CFuzzerDriver", path: "Fuzz/Sources/CFuzzerDriver"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", "SwiftYOLO", "YOLOModel", "YOLOImage"], path: "Fuzz/Sources/FuzzSupport"),
         // The PNG/JPEG decoders (with EXIF orientation) and preprocessing of what they decode.
-        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "YOLOImage"], path: "Fuzz/Sources/fuzz-image"),
+        fuzzTarget("fuzz-image", ["YOLOImage"]),
         // The weights-file reader (TensorFile) and the model built from whatever it accepts.
-        .executableTarget(name: "fuzz-weights", dependencies: ["FuzzSupport", "YOLOModel"], path: "Fuzz/Sources/fuzz-weights"),
+        fuzzTarget("fuzz-weights", ["YOLOModel"]),
         // The model description (JSON metadata: yaml, scales, strides, names) over fixed tensors.
-        .executableTarget(name: "fuzz-model", dependencies: ["FuzzSupport", "YOLOModel"], path: "Fuzz/Sources/fuzz-model"),
+        fuzzTarget("fuzz-model", ["YOLOModel"]),
         // The command line's parsing and validation, on the real command types.
-        .executableTarget(name: "fuzz-cli", dependencies: ["FuzzSupport", "SwiftYOLOCommands", "YOLODetect", "YOLOFileSystem",
-                                                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Fuzz/Sources/fuzz-cli"),
+        fuzzTarget("fuzz-cli", ["SwiftYOLOCommands", "YOLODetect", "YOLOFileSystem",
+                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // What `serve` parses from a request: multipart bodies, KServe v2 JSON, query options.
-        .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "YOLOServing", "SwiftYOLO"], path: "Fuzz/Sources/fuzz-request"),
+        fuzzTarget("fuzz-request", ["YOLOServing", "SwiftYOLO"]),
         // YUV4MPEG2 streams (`swift-yolo video`'s input) and their frames' conversion to RGB.
-        .executableTarget(name: "fuzz-video", dependencies: ["FuzzSupport", "YOLOVideo", "YOLOImage"], path: "Fuzz/Sources/fuzz-video"),
+        fuzzTarget("fuzz-video", ["YOLOVideo", "YOLOImage"]),
     ]
 }
 if environment["SWIFTYOLO_RELIABILITY"] == "1" {

@@ -6,9 +6,10 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// The command line asks for something impossible (exit 64).
     static func usage(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.usage) }
 
-    /// The model, labels or golden file cannot be used (exit 65).
-    static func badModelOrData(_ error: any Error) -> CommandFailure {
-        CommandFailure(description: "\(error)", status: ExitStatus.badModelOrData)
+    /// The model, labels or golden file cannot be used (exit 65); `note`, when there is one, follows
+    /// the error's message.
+    static func badModelOrData(_ error: any Error, note: String = "") -> CommandFailure {
+        CommandFailure(description: "\(error)" + note, status: ExitStatus.badModelOrData)
     }
 
     /// An output (the `--save` directory) cannot be created or written (exit 74).

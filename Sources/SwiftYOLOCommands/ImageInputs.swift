@@ -115,17 +115,10 @@ final class StandardInputLines {
             }
             buffer.removeSubrange(..<start)
             start = 0
-            // A signal that came before the read (during the last image) would not interrupt it.
-            if Interruption.signal != nil {
-                ended = true
-                continue
-            }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer += chunk[..<count]
-            } else if count == 0 || errno != EINTR || Interruption.signal != nil {
-                ended = true
+            switch chunk.withUnsafeMutableBytes({ Interruption.read(STDIN_FILENO, into: $0.baseAddress!, count: $0.count) }) {
+            case let .bytes(count): buffer += chunk[..<count]
+            case .end, .interrupted, .failed: ended = true
             }
         }
     }

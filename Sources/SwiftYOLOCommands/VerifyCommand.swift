@@ -42,7 +42,7 @@ struct VerifyCommand: ParsableCommand {
             // An input whose activations would take more than half the memory is refused before the pass.
             verification = try GoldenVerification(model: model, golden: goldenFile, memoryLimit: MemorySize.defaultLimit.bytes)
         } catch {
-            throw CommandFailure(description: "\(error)" + Self.otherWeightsNote(provenance), status: ExitStatus.badModelOrData)
+            throw CommandFailure.badModelOrData(error, note: Self.otherWeightsNote(provenance))
         }
         let metadata = goldenFile.metadata
         let generator = metadata["generator"]

@@ -1,4 +1,9 @@
 import CSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// SIGINT and SIGTERM as a flag that long loops check between units of work (an image, a frame),
 /// so that an interrupted run finishes the line it is writing, leaves no temporary file and exits
@@ -12,4 +17,35 @@ package enum Interruption {
         let received = sy_interrupt_signal()
         return received == 0 ? nil : received
     }
+
+    /// What one interruptible `read` gave.
+    package enum ReadResult: Equatable {
+        /// This many bytes, at least one.
+        case bytes(Int)
+        /// The end of the input.
+        case end
+        /// SIGINT or SIGTERM came, before the read or during it.
+        case interrupted(signal: Int32)
+        /// `read(2)` failed with this `errno` (never EINTR).
+        case failed(errno: Int32)
+    }
+
+    /// One `read(2)` of up to `count` bytes that SIGINT or SIGTERM ends. A signal that came before
+    /// the read (during the last image, say) would not interrupt it, so it is checked first; a read
+    /// that another signal interrupts is tried again.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
+        while true {
+            if let signal { return .interrupted(signal: signal) }
+            let result = systemRead(descriptor, buffer, count)
+            if result > 0 { return .bytes(result) }
+            if result == 0 { return .end }
+            let code = errno
+            if code != EINTR { return .failed(errno: code) }
+        }
+    }
+}
+
+/// `read(2)`, named apart from `Interruption.read`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

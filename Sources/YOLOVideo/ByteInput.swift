@@ -107,26 +107,19 @@ final class ByteInput {
         return poll(&request, 1, 0) != 0  // an error too: the read will report it at once
     }
 
-    /// One `read(2)` of up to `count` bytes: the bytes it read, 0 where it read none (the end of the
-    /// input, now `reachedEnd`, or a signal that is not an interruption); an error or an interruption
-    /// (`Interruption.signal`) throws.
+    /// One `read(2)` of up to `count` bytes: the bytes it read, or 0 at the end of the input (now
+    /// `reachedEnd`); an error or an interruption (`Interruption.signal`) throws.
     private func readSome(into destination: UnsafeMutableRawPointer, count: Int) throws(VideoError) -> Int {
-        // A signal that came before the read (while the model loaded, say) would not interrupt it.
-        if let signal = Interruption.signal { throw .interrupted(source: name, signal: signal) }
-        let result = systemRead(descriptor, destination, count)
-        if result > 0 { return result }
-        if result == 0 {
+        switch Interruption.read(descriptor, into: destination, count: count) {
+        case let .bytes(count):
+            return count
+        case .end:
             reachedEnd = true
-        } else if errno != EINTR {
-            throw .unreadable(source: name, reason: String(cString: strerror(errno)))
-        } else if let signal = Interruption.signal {
+            return 0
+        case let .interrupted(signal):
             throw .interrupted(source: name, signal: signal)
+        case let .failed(code):
+            throw .unreadable(source: name, reason: String(cString: strerror(code)))
         }
-        return 0
     }
-}
-
-/// `read(2)`, named apart from `ByteInput.read(into:)`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftYOLOServer
+import YOLOServing
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,6 +7,12 @@ import Glibc
 /// Helpers shared by the fuzz targets: a scratch file for readers that take a path, and a check
 /// that turns a broken invariant into a crash libFuzzer records (with the input that caused it).
 package enum Fuzz {
+    /// Runs libFuzzer with the process's arguments on `testOneInput`, which returns 0 for every input,
+    /// and exits with libFuzzer's status: each target's `main`.
+    package static func run(_ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> Never {
+        exit(sy_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv, testOneInput))
+    }
+
     /// Stops the run as a finding: libFuzzer saves the input as `crash-…`.
     package static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
                              file: StaticString = #fileID, line: UInt = #line) {

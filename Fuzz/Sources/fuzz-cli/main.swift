@@ -11,8 +11,7 @@ import YOLOFileSystem
 
 private let labels = LabelMap(names: (0..<80).map { "class\($0)" } + ["person", "bus", "traffic light", "Zebra"])
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let words = UnsafeBufferPointer(start: data, count: size)
         .split(separator: 0, omittingEmptySubsequences: false)
         .map { PathEncoding.string(fromFileSystem: $0) }  // byte for byte, as `main` reads argv
@@ -41,3 +40,5 @@ public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+Fuzz.run(fuzzCLI)

@@ -13,8 +13,7 @@ import YOLOImage
 private let decoder = ImageDecoder(maxPixels: 1 << 22)
 private let name = "fuzz-input"
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzImage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzImage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let info: ImageInfo
     do {
@@ -53,3 +52,5 @@ public func fuzzImage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+Fuzz.run(fuzzImage)

@@ -25,8 +25,7 @@ private let baseTensors: [TensorFileEncoder.Tensor] = {
     }
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = TensorFileEncoder.encode(metadata: UnsafeBufferPointer(start: data, count: size), tensors: baseTensors)
     let path = bytes.withUnsafeBytes { Fuzz.writeScratch($0) }
     do {
@@ -37,3 +36,5 @@ public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+Fuzz.run(fuzzModel)

@@ -11,8 +11,7 @@ import YOLOServing
 
 private let labels = LabelMap(names: ["person", "bicycle", "car", "bus"])
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     switch data[0] % 4 {
@@ -52,3 +51,5 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+Fuzz.run(fuzzRequest)

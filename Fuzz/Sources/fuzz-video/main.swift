@@ -36,8 +36,7 @@ private func readAll(_ path: String, parallel: ParallelLoop) -> (frames: [[UInt8
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzVideo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzVideo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = Fuzz.writeScratch(UnsafeRawBufferPointer(start: data, count: size))
     let serial = readAll(path, parallel: .serial)
     let banded = readAll(path, parallel: bands)
@@ -45,3 +44,5 @@ public func fuzzVideo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     Fuzz.check(serial.error == banded.error, "the second reading ended otherwise: \(serial.error ?? "at the end") / \(banded.error ?? "at the end")")
     return 0
 }
+
+Fuzz.run(fuzzVideo)

@@ -10,8 +10,7 @@ import FuzzSupport
 import SwiftYOLO
 import YOLOModel
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWeights(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+private func fuzzWeights(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = Fuzz.writeScratch(UnsafeRawBufferPointer(start: data, count: size))
     let file: TensorFile
     do {
@@ -30,3 +29,5 @@ public func fuzzWeights(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     WeightsExercise.run(file, path: path)
     return 0
 }
+
+Fuzz.run(fuzzWeights)

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftYOLOServer
+import YOLOServing
 import Testing
 
 struct InferenceQueueTests {
