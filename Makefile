@@ -248,21 +248,21 @@ bench-peers: deps weights
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= image weights model cli request video checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
-.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread asan-build
-# One AddressSanitizer build (.build-asan) for the test suites and the fuzz targets: ASan, and on
-# every module the coverage that `-sanitize=fuzzer` would add (8-bit edge counters and their table,
-# indirect calls, comparisons); only the fuzz targets link libFuzzer, without its `main`
-# (Package.swift, SWIFTYOLO_FUZZ=1). It leaves out the HTTP server (SWIFTYOLO_SERVER=0: SwiftNIO is
-# compiled once, for `make test`). A change of these flags needs a clean .build-asan: SwiftPM keeps
-# objects compiled without them.
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
+# The fuzz targets (Package.swift, SWIFTYOLO_FUZZ=1): AddressSanitizer, and on every module the
+# coverage that `-sanitize=fuzzer` would add (8-bit edge counters and their table, indirect calls,
+# comparisons); they link libFuzzer without its `main`. Their own build (.build-fuzz), without the
+# HTTP server: built with the AddressSanitizer test bundle, the coverage made its Swift Testing run
+# three times as long (docs/reliability.md). A change of these flags needs a clean .build-fuzz:
+# SwiftPM keeps objects compiled without them.
 LIBFUZZER  := $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a 2>/dev/null)
-ASAN_ENV   := SWIFTYOLO_FUZZ=1 SWIFTYOLO_LIBFUZZER=$(LIBFUZZER) SWIFTYOLO_SERVER=0
-ASAN_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-asan \
+FUZZ_ENV   := SWIFTYOLO_FUZZ=1 SWIFTYOLO_LIBFUZZER=$(LIBFUZZER) SWIFTYOLO_SERVER=0
+FUZZ_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-fuzz \
   -Xswiftc -sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp \
   -Xcc -fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp
-asan-build: deps
-	$(ASAN_ENV) nice -n 19 swift build --build-tests $(ASAN_FLAGS)
-fuzz-build: asan-build
+fuzz-build: deps
+	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video; do \
+	  $(FUZZ_ENV) nice -n 19 swift build $(FUZZ_FLAGS) --product $$target || exit 1; done
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 
 ## The tiny models' weights from their committed manifests (numpy only).
@@ -298,10 +298,11 @@ fuzz-stats:
 ## SANITIZE_FILTER narrows the tests (e.g. SANITIZE_FILTER="--filter Reliability").
 SANITIZE_RUN = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build
 sanitize: sanitize-address sanitize-thread
-## AddressSanitizer: the build the fuzz targets share (asan-build, above).
-sanitize-address: asan-build weights fixtures
-	$(ASAN_ENV) ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-swift-testing $(SANITIZE_FILTER)
-	$(ASAN_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+ASAN_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-asan
+sanitize-address: deps weights fixtures
+	SWIFTYOLO_SERVER=0 nice -n 19 swift build --build-tests $(ASAN_FLAGS)
+	SWIFTYOLO_SERVER=0 ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-swift-testing $(SANITIZE_FILTER)
+	SWIFTYOLO_SERVER=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
 	  $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-xctest $(SANITIZE_FILTER)
 ## ThreadSanitizer looks for races, so it skips the suites that only repeat forward passes for their numbers
 ## (the parity images, goldens, each kernel set's processes, task and YOLO26 parity, backgrounds, the attention

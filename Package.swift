@@ -147,8 +147,8 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
     // A fuzz target is an ordinary executable whose `main` hands its test function to libFuzzer
     // (FuzzSupport's `Fuzz.run`), linked with libFuzzer without libFuzzer's own `main`:
     // SWIFTYOLO_LIBFUZZER is the path of clang's libclang_rt.fuzzer_no_main (`make fuzz-build` sets
-    // it). So the build that makes them (`make sanitize-address`: AddressSanitizer, with libFuzzer's
-    // coverage on every module) also makes the test bundle and `swift-yolo`, with their own `main`.
+    // it, with AddressSanitizer and libFuzzer's coverage on every module). Any other executable in
+    // that build keeps its own `main`, which SwiftPM's `--sanitize=fuzzer` would not allow.
     let libFuzzer = environment["SWIFTYOLO_LIBFUZZER"] ?? "libclang_rt.fuzzer_no_main.a (SWIFTYOLO_LIBFUZZER is not set)"
     func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
         .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Sources/\(name)",

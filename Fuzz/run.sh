@@ -38,24 +38,24 @@ case $target in
   image)
     seeds+=(Tests/Fixtures/images/decode Tests/Fixtures/images/hostile)
     options+=(-max_len=65536)
-    runner=(.build-asan/release/fuzz-image) ;;
+    runner=(.build-fuzz/release/fuzz-image) ;;
   weights)
     seeds+=(.build-fuzz/seeds/weights)  # the tiny model, cut to max_len: its header, metadata and table
     options+=(-max_len=8192)
-    runner=(.build-asan/release/fuzz-weights) ;;
+    runner=(.build-fuzz/release/fuzz-weights) ;;
   model)
     export SWIFT_YOLO_FUZZ_TENSORS=.build-fuzz/seeds/tiny-yolo11.swyolo
     options+=(-max_len=65536)
-    runner=(.build-asan/release/fuzz-model) ;;
+    runner=(.build-fuzz/release/fuzz-model) ;;
   cli)
     options+=(-max_len=2048)
-    runner=(.build-asan/release/fuzz-cli) ;;
+    runner=(.build-fuzz/release/fuzz-cli) ;;
   request)
     options+=(-max_len=65536)
-    runner=(.build-asan/release/fuzz-request) ;;
+    runner=(.build-fuzz/release/fuzz-request) ;;
   video)
     options+=(-max_len=65536)
-    runner=(.build-asan/release/fuzz-video) ;;
+    runner=(.build-fuzz/release/fuzz-video) ;;
   checkpoint)
     options+=(-max_len=262144)
     runner=(python3 tools/fuzz/fuzz_checkpoint.py) ;;
