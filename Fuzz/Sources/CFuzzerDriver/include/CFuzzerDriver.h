@@ -9,7 +9,7 @@ typedef int (*sy_fuzz_test_one_input)(const uint8_t *_Nonnull data, size_t size)
 
 /// Runs libFuzzer on `test` with the process's arguments and returns its exit status. The fuzz
 /// targets link libFuzzer without its `main` (libclang_rt.fuzzer_no_main), so that they are
-/// ordinary executables in the build that also makes the test suites.
+/// ordinary executables, built with SwiftPM's ordinary flags rather than `--sanitize=fuzzer`.
 int sy_fuzz_main(int argc, char *_Nullable *_Nonnull argv, sy_fuzz_test_one_input _Nonnull test);
 
 #endif
