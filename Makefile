@@ -248,21 +248,26 @@ bench-peers: deps weights
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= image weights model cli request video checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
-.PHONY: fuzz fuzz-ci fuzz-build fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
-# The fuzz targets (Package.swift, SWIFTYOLO_FUZZ=1): AddressSanitizer, and on every module the
-# coverage that `-sanitize=fuzzer` would add (8-bit edge counters and their table, indirect calls,
-# comparisons); they link libFuzzer without its `main`. Their own build (.build-fuzz), without the
-# HTTP server: built with the AddressSanitizer test bundle, the coverage made its Swift Testing run
-# three times as long (docs/reliability.md). A change of these flags needs a clean .build-fuzz:
-# SwiftPM keeps objects compiled without them.
-LIBFUZZER  := $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a 2>/dev/null)
-FUZZ_ENV   := SWIFTYOLO_FUZZ=1 SWIFTYOLO_LIBFUZZER=$(LIBFUZZER) SWIFTYOLO_SERVER=0
-FUZZ_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-fuzz \
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-atheris fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
+# The fuzz targets (Package.swift, SWIFTYOLO_FUZZ=1) link libFuzzer without its `main` and are built
+# with AddressSanitizer, without the HTTP server, in one of two builds:
+# - CI's short pass uses the AddressSanitizer build of the tests (.build-asan: SANITIZE_ENV declares
+#   the targets there), whose libFuzzer coverage is on the code that parses their input only
+#   (Package.swift), so that the tests in it run at their speed and CI builds the package once less;
+# - `make fuzz` (fuzz-build) builds them in .build-fuzz with the coverage on every module, the
+#   argument parser's and the kernels' too, for the fullest guidance in long runs. A change of
+#   these flags needs a clean .build-fuzz: SwiftPM keeps objects compiled without them.
+LIBFUZZER    := $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a 2>/dev/null)
+SANITIZE_ENV := SWIFTYOLO_FUZZ=1 SWIFTYOLO_LIBFUZZER=$(LIBFUZZER) SWIFTYOLO_SERVER=0
+ASAN_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-asan
+FUZZ_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-fuzz \
   -Xswiftc -sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp \
   -Xcc -fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp
-fuzz-build: deps
-	for target in fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video; do \
-	  $(FUZZ_ENV) nice -n 19 swift build $(FUZZ_FLAGS) --product $$target || exit 1; done
+FUZZ_PRODUCTS := fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video
+fuzz-build: deps fuzz-atheris
+	for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(FUZZ_FLAGS) --product $$target || exit 1; done
+## The checkpoint target's fuzzer (Python).
+fuzz-atheris:
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
 
 ## The tiny models' weights from their committed manifests (numpy only).
@@ -280,9 +285,10 @@ fuzz: fuzz-build fuzz-seeds
 
 ## CI's short pass: two targets at a time (each one libFuzzer process, one core), each one's lines
 ## printed together when all have ended.
-fuzz-ci: fuzz-build fuzz-seeds
+fuzz-ci: deps fuzz-seeds fuzz-atheris
+	for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(ASAN_FLAGS) --product $$target || exit 1; done
 	@mkdir -p .build-fuzz/work; status=0; \
-	printf '%s\n' $(FUZZ_TARGETS) | xargs -P 2 -I{} sh -c 'Fuzz/run.sh {} $(or $(FUZZ_CI_SECONDS),20) >.build-fuzz/work/{}.ci.log 2>&1' || status=1; \
+	printf '%s\n' $(FUZZ_TARGETS) | FUZZ_BUILD=.build-asan xargs -P 2 -I{} sh -c 'Fuzz/run.sh {} $(or $(FUZZ_CI_SECONDS),20) >.build-fuzz/work/{}.ci.log 2>&1' || status=1; \
 	for target in $(FUZZ_TARGETS); do cat .build-fuzz/work/$$target.ci.log; done; exit $$status
 
 fuzz-stats:
@@ -298,27 +304,43 @@ fuzz-stats:
 ## SANITIZE_FILTER narrows the tests (e.g. SANITIZE_FILTER="--filter Reliability").
 SANITIZE_RUN = SWIFT_BACKTRACE=enable=no nice -n 19 swift test --skip-build
 sanitize: sanitize-address sanitize-thread
-ASAN_FLAGS := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-asan
 sanitize-address: deps weights fixtures
-	SWIFTYOLO_SERVER=0 nice -n 19 swift build --build-tests $(ASAN_FLAGS)
-	SWIFTYOLO_SERVER=0 ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-swift-testing $(SANITIZE_FILTER)
-	SWIFTYOLO_SERVER=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+	$(SANITIZE_ENV) nice -n 19 swift build --build-tests $(ASAN_FLAGS)
+	$(SANITIZE_ENV) ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-swift-testing $(SANITIZE_FILTER)
+	$(SANITIZE_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
 	  $(SANITIZE_RUN) $(ASAN_FLAGS) --disable-xctest $(SANITIZE_FILTER)
 ## ThreadSanitizer looks for races, so it skips the suites that only repeat forward passes for their numbers
 ## (the parity images, goldens, each kernel set's processes, task and YOLO26 parity, backgrounds, the attention
 ## heads against their double-precision reference, detect's output on 1, 2 and 3 threads, the memory plan against
-## bench's measured peaks): the kernels' threads still race over random shapes in the kernel tests and in a pool
-## set below its workers (WorkerPoolTests), real models in DetectorTests (one detector, several threads, the
-## heads' branches side by side) and CommandLineTests, and the inference queue's threads in InferenceQueueTests
-## and ThreadHandoffTests. TSAN_SKIP= runs everything; TSAN_SERVER=1 adds the server and its live tests
-## (SwiftNIO compiled once more under TSan: about 230 s on 2 cores).
-TSAN_SKIP   ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|TaskCommandLineTests|BackgroundTests|AttentionHeadsTests|ThreadCountTests|MemoryPlanTests
-TSAN_SERVER ?= 0
-TSAN_FLAGS  := $(SWIFT_RELEASE_FLAGS) --sanitize=thread --scratch-path .build-tsan$(if $(filter 1,$(TSAN_SERVER)),-server)
+## bench's measured peaks), and the command line's contracts on files, options and output formats, which run
+## swift-yolo as a process (CommandLineTests, TaskCommandLineTests, VideoCommandLineTests, DataSafetyTests; `make
+## test` and `make sanitize-address` run them) but for the ones that stop it with a signal while it works and the
+## video pipeline's reading thread fed from standard input. The kernels' threads still race over random shapes
+## in the kernel tests and in a pool set below its workers (WorkerPoolTests), real models in DetectorTests (one
+## detector, several threads, the heads' branches side by side), and the inference queue's threads in
+## InferenceQueueTests and ThreadHandoffTests. TSAN_SKIP= runs everything; TSAN_SERVER=1 adds the server and its
+## live tests (SwiftNIO compiled once more under TSan: about 230 s on 2 cores).
+TSAN_SKIP   ?= ParityTests|GoldenTests|KernelSetTests|FaceOnPicturesTests|YOLO26Tests|BackgroundTests|AttentionHeadsTests|ThreadCountTests|MemoryPlanTests|CommandLineTests/(?!videoFromStandardInput)|DataSafetyTests/(?!anInterrupt|aRealtimeWait|benchEnds)
+## Under TSan a test process keeps about one core busy, so the tests run as two processes at once (one of them
+## TSAN_SHARD's suites, the other the rest and the XCTest suites; `--ignore-lock`: the build is done, and SwiftPM
+## would otherwise run them one after the other), each one's lines printed when both have ended. With
+## SANITIZE_FILTER, one process.
+TSAN_SERVER  ?= 0
+TSAN_SHARD   ?= DetectorTests|ReliabilityTests|DataSafetyTests|ConvolutionTests
+TSAN_SCRATCH := .build-tsan$(if $(filter 1,$(TSAN_SERVER)),-server)
+TSAN_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+TSAN_RUN      = SWIFTYOLO_SERVER=$(TSAN_SERVER) TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
+  $(SANITIZE_RUN) --ignore-lock $(TSAN_FLAGS)
 sanitize-thread: deps weights fixtures
 	SWIFTYOLO_SERVER=$(TSAN_SERVER) nice -n 19 swift build --build-tests $(TSAN_FLAGS)
-	SWIFTYOLO_SERVER=$(TSAN_SERVER) TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $(TSAN_OPTIONS)" \
-	  $(SANITIZE_RUN) $(TSAN_FLAGS) $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)') $(SANITIZE_FILTER)
+ifneq ($(SANITIZE_FILTER),)
+	$(TSAN_RUN) $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)') $(SANITIZE_FILTER)
+else
+	@$(TSAN_RUN) --disable-xctest --filter '$(TSAN_SHARD)' $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)') >$(TSAN_SCRATCH)/tests-1.log 2>&1 & shard=$$!; \
+	$(TSAN_RUN) --skip '$(if $(TSAN_SKIP),$(TSAN_SKIP)|)$(TSAN_SHARD)' >$(TSAN_SCRATCH)/tests-2.log 2>&1; rest=$$?; \
+	wait $$shard; shard=$$?; cat $(TSAN_SCRATCH)/tests-1.log $(TSAN_SCRATCH)/tests-2.log; \
+	echo "sanitize-thread: $(TSAN_SHARD) exit $$shard, the rest exit $$rest"; [ $$shard = 0 ] && [ $$rest = 0 ]
+endif
 
 clean:
 	rm -rf .build $(GENERATED) $(WEIGHTS) Weights/yolo26n.swyolo dist

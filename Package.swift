@@ -146,9 +146,10 @@ let environment = Context.environment
 if environment["SWIFTYOLO_FUZZ"] == "1" {
     // A fuzz target is an ordinary executable whose `main` hands its test function to libFuzzer
     // (FuzzSupport's `Fuzz.run`), linked with libFuzzer without libFuzzer's own `main`:
-    // SWIFTYOLO_LIBFUZZER is the path of clang's libclang_rt.fuzzer_no_main (`make fuzz-build` sets
-    // it, with AddressSanitizer and libFuzzer's coverage on every module). Any other executable in
-    // that build keeps its own `main`, which SwiftPM's `--sanitize=fuzzer` would not allow.
+    // SWIFTYOLO_LIBFUZZER is the path of clang's libclang_rt.fuzzer_no_main (the Makefile sets it).
+    // Any other executable in that build keeps its own `main`, which SwiftPM's `--sanitize=fuzzer`
+    // would not allow, so the fuzz targets share the AddressSanitizer build of the tests
+    // (`make sanitize-address`, `make fuzz-build`).
     let libFuzzer = environment["SWIFTYOLO_LIBFUZZER"] ?? "libclang_rt.fuzzer_no_main.a (SWIFTYOLO_LIBFUZZER is not set)"
     func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
         .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Sources/\(name)",
@@ -171,6 +172,21 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
         // YUV4MPEG2 streams (`swift-yolo video`'s input) and their frames' conversion to RGB.
         fuzzTarget("fuzz-video", ["YOLOVideo", "YOLOImage"]),
     ]
+    // libFuzzer's guidance, the coverage that `-sanitize=fuzzer` would add (8-bit edge counters and
+    // their table, indirect calls, comparisons), on the code that parses what the fuzz targets feed
+    // it, and only there: in the per-pixel and per-element loops of the kernels, the tasks'
+    // post-processing and the tensors, it guides nothing and made the AddressSanitizer tests of the
+    // same build three times as long (docs/reliability.md). Per target, because a flag given to the
+    // whole build cannot be taken back for some targets: SwiftPM puts `-Xswiftc` flags after the targets'.
+    let parsers: Set = ["YOLOFileSystem", "CImageCodecs", "YOLOImage", "YOLOModel", "YOLODetect", "YOLOVideo", "YOLOServing",
+                        "SwiftYOLOCommands", "FuzzSupport", "fuzz-image", "fuzz-weights", "fuzz-model", "fuzz-cli", "fuzz-request", "fuzz-video"]
+    for target in package.targets where parsers.contains(target.name) {
+        if target.name == "CImageCodecs" {
+            target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp"])]
+        } else {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp"])]
+        }
+    }
 }
 if environment["SWIFTYOLO_RELIABILITY"] == "1" {
     package.targets += [

@@ -3,7 +3,8 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [--record] [--merge]
 #
-# TARGET is image, weights, model, cli, request, video (libFuzzer, built by `make fuzz-build`) or checkpoint
+# TARGET is image, weights, model, cli, request, video (libFuzzer, built by `make fuzz-build`, or
+# with FUZZ_BUILD=.build-asan the AddressSanitizer test build's targets, as `make fuzz-ci` runs them) or checkpoint
 # (atheris over tools/checkpoint.py). The working corpus and any findings go to
 # .build-fuzz/work/TARGET/{corpus,artifacts}; the committed seeds in Fuzz/Corpus/TARGET (and the
 # extra seed folders below) are read first, so every run replays every earlier finding.
@@ -26,6 +27,7 @@ for flag in "$@"; do
   esac
 done
 work=.build-fuzz/work/$target
+build=${FUZZ_BUILD:-.build-fuzz}  # where the targets were built: .build-fuzz (make fuzz-build) or .build-asan (make fuzz-ci)
 mkdir -p "$work/corpus" "$work/artifacts" "Fuzz/Corpus/$target"
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes itself; the Swift backtracer would hang it
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_leaks=1}
@@ -38,24 +40,24 @@ case $target in
   image)
     seeds+=(Tests/Fixtures/images/decode Tests/Fixtures/images/hostile)
     options+=(-max_len=65536)
-    runner=(.build-fuzz/release/fuzz-image) ;;
+    runner=("$build"/release/fuzz-image) ;;
   weights)
     seeds+=(.build-fuzz/seeds/weights)  # the tiny model, cut to max_len: its header, metadata and table
     options+=(-max_len=8192)
-    runner=(.build-fuzz/release/fuzz-weights) ;;
+    runner=("$build"/release/fuzz-weights) ;;
   model)
     export SWIFT_YOLO_FUZZ_TENSORS=.build-fuzz/seeds/tiny-yolo11.swyolo
     options+=(-max_len=65536)
-    runner=(.build-fuzz/release/fuzz-model) ;;
+    runner=("$build"/release/fuzz-model) ;;
   cli)
     options+=(-max_len=2048)
-    runner=(.build-fuzz/release/fuzz-cli) ;;
+    runner=("$build"/release/fuzz-cli) ;;
   request)
     options+=(-max_len=65536)
-    runner=(.build-fuzz/release/fuzz-request) ;;
+    runner=("$build"/release/fuzz-request) ;;
   video)
     options+=(-max_len=65536)
-    runner=(.build-fuzz/release/fuzz-video) ;;
+    runner=("$build"/release/fuzz-video) ;;
   checkpoint)
     options+=(-max_len=262144)
     runner=(python3 tools/fuzz/fuzz_checkpoint.py) ;;
