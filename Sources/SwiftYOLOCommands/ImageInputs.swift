@@ -56,6 +56,8 @@ struct ImageInputs: Sequence {
                         continue
                     }
                     standardInput = nil
+                    // A list cut short by a read error is an input that failed, with the reason.
+                    if let failure = reader.failure { return Input(path: "-", failure: failure) }
                 }
                 guard let argument = arguments.popFirst() else { return nil }
                 if argument == "-" {
@@ -94,11 +96,17 @@ struct ImageInputs: Sequence {
 }
 
 /// Lines of standard input, one at a time, byte for byte (a trailing `\r` dropped); ends at the end
-/// of the input, on a read error, or when SIGINT or SIGTERM interrupts a read.
+/// of the input, when SIGINT or SIGTERM interrupts a read, or on a read error (`failure`).
 final class StandardInputLines {
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
+    /// Why reading ended early, if a read failed.
+    private(set) var failure: FileSystemError?
+    /// What one `read` fills, reused from read to read.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+
+    deinit { chunk.deallocate() }
 
     func next() -> String? {
         while true {
@@ -115,10 +123,12 @@ final class StandardInputLines {
             }
             buffer.removeSubrange(..<start)
             start = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            switch chunk.withUnsafeMutableBytes({ Interruption.read(STDIN_FILENO, into: $0.baseAddress!, count: $0.count) }) {
+            switch Interruption.read(STDIN_FILENO, into: chunk.baseAddress!, count: chunk.count) {
             case let .bytes(count): buffer += chunk[..<count]
-            case .end, .interrupted, .failed: ended = true
+            case .end, .interrupted: ended = true
+            case let .failed(code):
+                failure = .unreadable(path: "-", reason: String(cString: strerror(code)))
+                ended = true
             }
         }
     }

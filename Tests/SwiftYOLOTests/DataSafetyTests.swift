@@ -15,6 +15,8 @@ import YOLOFileSystem
         var stdout = "pipe"
         /// RLIMIT_FSIZE in bytes, or -1 for none.
         var fileSizeLimit = -1
+        /// A path opened for reading as standard input, or empty for the test's own.
+        var stdin = ""
         /// SIGXFSZ's disposition: the limit kills the process (`default`) or fails the write (`ignore`).
         var fileSizeSignal = "default"
         var ignoresSIGPIPE = false
@@ -50,6 +52,8 @@ import YOLOFileSystem
             os.setuid(setup["user"])
         if setup["fileSizeLimit"] >= 0:
             resource.setrlimit(resource.RLIMIT_FSIZE, (setup["fileSizeLimit"], setup["fileSizeLimit"]))
+        if setup["stdin"]:
+            os.dup2(os.open(setup["stdin"], os.O_RDONLY), 0)
         out = setup["stdout"]
         if out == "full":
             os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
@@ -434,6 +438,19 @@ import YOLOFileSystem
         let run = Self.finish(process, within: 30)
         #expect(run.status == 128 + signal, "\(run.stdout) \(run.stderr)")
         #expect(run.lines.count == 1 && run.lines[0].hasPrefix("{\"event\": \"end\"") && run.lines[0].contains("\"processed\": 0"), "\(run.stdout)")
+    }
+
+    /// A list of paths on standard input that a read error cuts short (the input here is a
+    /// directory: EISDIR) ended as if the list had ended, with status 0 and no word of it. It is a
+    /// failed input named `-`, with the reason.
+    @Test func aReadErrorOnStandardInputIsAFailedInput() throws {
+        var setup = Setup()
+        setup.stdin = "/"
+        let json = try Self.run(["detect", "--json", "-"], setup: setup)
+        #expect(json.status == 1, "\(json.stderr)")
+        #expect(json.lines == ["{\"image\": \"-\", \"error\": \"cannot read '-': Is a directory\"}"], "\(json.stdout)")
+        let table = try Self.run(["detect", "-"], setup: setup)
+        #expect(table.status == 1 && table.stderr.contains("error: cannot read '-': Is a directory"), "\(table.stderr)")
     }
 
     // MARK: - Inputs that are not regular files
