@@ -264,8 +264,10 @@ FUZZ_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-
   -Xswiftc -sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp \
   -Xcc -fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp
 FUZZ_PRODUCTS := fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video
+# $(call build-fuzz-products,FLAGS): each fuzz target with those build flags.
+build-fuzz-products = for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(1) --product $$target || exit 1; done
 fuzz-build: deps fuzz-atheris
-	for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(FUZZ_FLAGS) --product $$target || exit 1; done
+	$(call build-fuzz-products,$(FUZZ_FLAGS))
 ## The checkpoint target's fuzzer (Python).
 fuzz-atheris:
 	@$(PYTHON) -c "import atheris" 2>/dev/null || $(PYTHON) -m pip install --quiet atheris
@@ -286,7 +288,7 @@ fuzz: fuzz-build fuzz-seeds
 ## CI's short pass: two targets at a time (each one libFuzzer process, one core), each one's lines
 ## printed together when all have ended.
 fuzz-ci: deps fuzz-seeds fuzz-atheris
-	for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(ASAN_FLAGS) --product $$target || exit 1; done
+	$(call build-fuzz-products,$(ASAN_FLAGS))
 	@mkdir -p .build-fuzz/work; status=0; \
 	printf '%s\n' $(FUZZ_TARGETS) | FUZZ_BUILD=.build-asan xargs -P 2 -I{} sh -c 'Fuzz/run.sh {} $(or $(FUZZ_CI_SECONDS),20) >.build-fuzz/work/{}.ci.log 2>&1' || status=1; \
 	for target in $(FUZZ_TARGETS); do cat .build-fuzz/work/$$target.ci.log; done; exit $$status

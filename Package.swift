@@ -148,8 +148,8 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
     // (FuzzSupport's `Fuzz.run`), linked with libFuzzer without libFuzzer's own `main`:
     // SWIFTYOLO_LIBFUZZER is the path of clang's libclang_rt.fuzzer_no_main (the Makefile sets it).
     // Any other executable in that build keeps its own `main`, which SwiftPM's `--sanitize=fuzzer`
-    // would not allow, so the fuzz targets share the AddressSanitizer build of the tests
-    // (`make sanitize-address`, `make fuzz-build`).
+    // would not allow, so the fuzz targets can be part of the AddressSanitizer build of the tests
+    // (`make sanitize-address`, `make fuzz-ci`) as well as of a build of their own (`make fuzz-build`).
     let libFuzzer = environment["SWIFTYOLO_LIBFUZZER"] ?? "libclang_rt.fuzzer_no_main.a (SWIFTYOLO_LIBFUZZER is not set)"
     func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
         .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Sources/\(name)",
