@@ -91,7 +91,7 @@ let package = Package(
         // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
         .target(
             name: "SwiftYOLOCommands",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo",
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo", "CSystemCalls",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")] + (withServer ? ["SwiftYOLOServer"] : [])),
         .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static volatile sig_atomic_t received_signal = 0;
 static pthread_t main_thread;
@@ -76,5 +79,11 @@ int sy_affinity_cpu_count(void) {
     return CPU_COUNT(&set);
 #else
     return 0;
+#endif
+}
+
+void sy_limit_malloc_arenas(void) {
+#ifdef __GLIBC__
+    mallopt(M_ARENA_MAX, 1);
 #endif
 }

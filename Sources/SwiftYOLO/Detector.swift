@@ -168,12 +168,19 @@ public final class Detector: Sendable {
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride),
             parallel: .computeThreads, kernels: .active)
-        if let limit = options.memoryLimit {  // before anything of the input's size is allocated
+        do {  // before anything of the input's size is allocated
             let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
-            let bytes = model.plannedActivationBytes(height: planned.inputHeight, width: planned.inputWidth)
-            guard bytes <= limit else {
-                throw DetectorError.overMemoryLimit(inputWidth: planned.inputWidth, inputHeight: planned.inputHeight,
-                                                    plannedBytes: bytes, limitBytes: limit)
+            if let shortfall = model.activationMemoryShortfall(height: planned.inputHeight, width: planned.inputWidth,
+                                                               limit: options.memoryLimit) {
+                let (width, height) = (planned.inputWidth, planned.inputHeight)
+                switch shortfall.bound {
+                case let .limit(limit):
+                    throw DetectorError.overMemoryLimit(inputWidth: width, inputHeight: height, plannedBytes: shortfall.plannedBytes,
+                                                        limitBytes: limit)
+                case let .addressSpace(limit):
+                    throw DetectorError.overAddressSpace(inputWidth: width, inputHeight: height, plannedBytes: shortfall.plannedBytes,
+                                                         limitBytes: limit)
+                }
             }
         }
         let (preprocessed, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in

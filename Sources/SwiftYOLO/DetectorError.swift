@@ -1,4 +1,5 @@
 import Foundation
+import YOLOModel
 
 /// Why `Detector` refused a model file, options or an input that the lower layers never saw.
 public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,6 +13,10 @@ public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOptions(reason: String)
     /// The input's memory plan needs more than `DetectionOptions.memoryLimit`.
     case overMemoryLimit(inputWidth: Int, inputHeight: Int, plannedBytes: Int, limitBytes: Int)
+    /// The input's memory plan needs more address space than this process could reserve for its
+    /// tensors under its limit `limitBytes` (`ulimit -v`; `nil` for none): refused before the pass,
+    /// where an allocation would otherwise fail part-way through it and end the process.
+    case overAddressSpace(inputWidth: Int, inputHeight: Int, plannedBytes: Int, limitBytes: Int?)
 
     public var description: String {
         switch self {
@@ -19,7 +24,9 @@ public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidPixels(reason): "invalid pixels: \(reason)"
         case let .invalidOptions(reason): "invalid options: \(reason)"
         case let .overMemoryLimit(width, height, planned, limit):
-            "a \(width)×\(height) input needs about \(planned >> 20) MB for activations, over the memory limit of \(limit >> 20) MB"
+            "a \(width)×\(height) input needs " + ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)).explanation()
+        case let .overAddressSpace(width, height, planned, limit):
+            "a \(width)×\(height) input needs " + ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: limit)).explanation()
         }
     }
 }

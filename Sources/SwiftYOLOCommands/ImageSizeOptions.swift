@@ -25,14 +25,14 @@ struct ImageSizeOptions: ParsableArguments {
     }
 
     /// Refuses (exit 64) an `--imgsz` whose largest input, `side × side`, the memory plan says would
-    /// need more than `--max-memory`: checked before the first pass, instead of the out-of-memory
-    /// killer ending the process part-way.
+    /// need more than `--max-memory`, or more than the address space the process could reserve for
+    /// its tensors (under `ulimit -v`): checked before the first pass, instead of the out-of-memory
+    /// killer or a failed allocation ending the process part-way.
     func checkMemoryPlan(_ model: DetectionModel) throws {
         let side = side(for: model)
-        let planned = MemorySize(bytes: model.plannedActivationBytes(height: side, width: side))
-        guard planned.bytes <= maxMemory.bytes else {
-            throw CommandFailure.usage("--imgsz \(imgsz) (a \(side)×\(side) input) needs about \(planned) for activations, "
-                                       + "over the --max-memory limit of \(maxMemory); use a smaller --imgsz or raise --max-memory")
-        }
+        guard let shortfall = model.activationMemoryShortfall(height: side, width: side, limit: maxMemory.bytes) else { return }
+        let remedy = if case .limit = shortfall.bound { "raise --max-memory" } else { "raise ulimit -v" }
+        throw CommandFailure.usage("--imgsz \(imgsz) (a \(side)×\(side) input) needs "
+                                   + shortfall.explanation(limitName: "the --max-memory limit") + "; use a smaller --imgsz or \(remedy)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YOLOTensor
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,11 +30,7 @@ struct MemorySize: ExpressibleByArgument, CustomStringConvertible {
     }
 
     /// `12.0 GB` (binary units, one decimal).
-    var description: String {
-        let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
-        guard let (size, name) = units.first(where: { bytes >= $0.0 }) else { return "\(bytes) bytes" }
-        return String(format: "%.1f", Double(bytes) / Double(size)) + " " + name
-    }
+    var description: String { formattedByteCount(bytes) }
 
     /// Half of what this machine (or the memory limit of its control group) has.
     static var defaultLimit: MemorySize {

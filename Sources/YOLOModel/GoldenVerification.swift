@@ -38,12 +38,13 @@ package struct GoldenVerification: Sendable {
             throw TensorFileError.corruptTensor(file: golden.path, tensor: "input", reason: reason)
         }
         let (height, width) = (input.shape[2], input.shape[3])
-        if let memoryLimit {
-            let planned = model.plannedActivationBytes(height: height, width: width)
-            guard planned <= memoryLimit else {
-                throw TensorFileError.limitExceeded(file: golden.path, what: "tensor 'input' \(input.shape) needs \(planned) bytes of activations, which",
-                                                    limit: "\(memoryLimit) bytes")
+        if let shortfall = model.activationMemoryShortfall(height: height, width: width, limit: memoryLimit) {
+            let limit = switch shortfall.bound {
+            case let .limit(bytes): "\(bytes) bytes"
+            case .addressSpace: "the address space this process could reserve (ulimit -v)"
             }
+            throw TensorFileError.limitExceeded(file: golden.path, what: "tensor 'input' \(input.shape) needs \(shortfall.plannedBytes) bytes of activations, which",
+                                                limit: limit)
         }
         for (layer, shape) in zip(model.layers.dropLast(), model.outputShapes(height: height, width: width)) {
             let name = "model.\(layer.index)"

@@ -14,8 +14,13 @@ import Foundation
 ///
 /// The arena is reserved without access (`PROT_NONE`: no memory, no commit charge) and made
 /// readable and writable as its top grows, in steps of `commitStep`. Where the reservation fails
-/// (a limit on address space) or is full, a request gets a buffer of its own from the allocator,
-/// freed when given back. Free ranges are kept up to `capacityBytes` in total; beyond that, the
+/// or is full, a request gets a buffer of its own from the allocator, freed when given back.
+///
+/// Under a limit on address space (`ulimit -v`) the reservation counts against it, and an
+/// allocation that fails ends the process. So there the arena starts empty and is reserved for
+/// what an input's memory plan asks (`reserve(atLeast:)`, before its pass: the allocator keeps
+/// the rest), and an input whose plan cannot be reserved is refused instead
+/// (`DetectionModel.activationMemoryShortfall`). Free ranges are kept up to `capacityBytes` in total; beyond that, the
 /// free range at the top is given back to the system (`MADV_DONTNEED`) and the top lowered.
 /// Thread-safe: one arena serves every thread.
 ///
@@ -48,6 +53,9 @@ package final class BufferPool: Sendable {
         var committed = 0
         var liveBytes = 0
         var peakLiveBytes = 0
+        /// The reservation: `reserved` bytes from `base` (none, 0, where none could be made).
+        var base: UnsafeMutableRawPointer?
+        var reserved = 0
     }
 
     // NSLock (a pthread mutex) rather than Synchronization.Mutex: ThreadSanitizer sees it, so the
@@ -55,42 +63,77 @@ package final class BufferPool: Sendable {
     private let lock = NSLock()
     nonisolated(unsafe) private var state = State()
     package let capacityBytes: Int
-    /// The reservation: `reserved` bytes from `base` (0 where none could be made).
-    nonisolated(unsafe) private let base: UnsafeMutableRawPointer?
-    private let reserved: Int
     /// How far the readable and writable part grows at a time.
     private let commitStep = 4 << 20
     private static let pageSize = 4096
+    /// The smallest reservation tried: a few maps of a small input.
+    private static let minimumReservation = 4 << 20
     /// Under AddressSanitizer, the bytes past a request that stay poisoned at least: a cache line.
     private static let guardBytes = sy_address_sanitizer_enabled() != 0 ? 64 : 0
 
     /// - Parameter reservingBytes: the address space to reserve; by default twice the machine's
-    ///   memory (at least 1 GiB, at most 1 TiB) and at most half of the process's address-space
-    ///   limit (`ulimit -v`), so that the allocator keeps the other half; halved until the system
-    ///   grants it.
+    ///   memory (at least 1 GiB, at most 1 TiB), halved until the system grants it, down to
+    ///   `minimumReservation` (below it, none); and none under an address-space limit
+    ///   (`ulimit -v`), where `reserve(atLeast:)` reserves what a memory plan asks.
     package init(capacityBytes: Int, reservingBytes: Int? = nil) {
         self.capacityBytes = capacityBytes
         let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-        var size = reservingBytes ?? min(max(2 * physical, 1 << 30), 1 << 40)
-        var limit = rlimit()
-        if reservingBytes == nil, getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
-            size = min(size, Int(clamping: limit.rlim_cur / 2))
-        }
-        var mapped: UnsafeMutableRawPointer?
-        while size >= 64 << 20 {
-            let address = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
-            if let address, address != MAP_FAILED {
-                mapped = address
+        var size = reservingBytes ?? (Self.addressSpaceLimit == nil ? min(max(2 * physical, 1 << 30), 1 << 40) : 0)
+        while size >= Self.minimumReservation {
+            if let address = Self.map(size) {
+                (state.base, state.reserved) = (address, size)
                 break
             }
             size /= 2
         }
-        base = mapped
-        reserved = mapped == nil ? 0 : size
+    }
+
+    /// `size` bytes of address space without access, or `nil` where the system refuses them.
+    private static func map(_ size: Int) -> UnsafeMutableRawPointer? {
+        let address = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        return address == MAP_FAILED ? nil : address
+    }
+
+    /// Makes the reservation at least `byteCount` bytes (whole `commitStep`s), and says whether it
+    /// is. A smaller reservation is replaced only while no buffer is out (between passes); under
+    /// an address-space limit the new one is as large as asked and no larger.
+    package func reserve(atLeast byteCount: Int) -> Bool {
+        withState { state in
+            guard state.reserved < byteCount else { return true }
+            guard state.liveBytes == 0 else { return false }
+            let size = (byteCount + commitStep - 1) / commitStep * commitStep
+            let (old, oldSize) = (state.base, state.reserved)
+            // The new range first; where the limit does not hold both, the old one goes first, and
+            // comes back if the new one is still refused.
+            var address = Self.map(size)
+            if let old, address == nil {
+                munmap(old, oldSize)
+                address = Self.map(size)
+                state = State(peakLiveBytes: state.peakLiveBytes)
+                guard let address else {
+                    if let again = Self.map(oldSize) { (state.base, state.reserved) = (again, oldSize) }
+                    return false
+                }
+                (state.base, state.reserved) = (address, size)
+                return true
+            }
+            guard let address else { return false }
+            if let old { munmap(old, oldSize) }
+            state = State(peakLiveBytes: state.peakLiveBytes)
+            (state.base, state.reserved) = (address, size)
+            return true
+        }
+    }
+
+    /// The process's limit on address space (`ulimit -v`, `RLIMIT_AS`) in bytes; `nil` for none.
+    package static var addressSpaceLimit: Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
     }
 
     deinit {
-        if let base { munmap(base, reserved) }
+        if let base = state.base { munmap(base, state.reserved) }
     }
 
     private func withState<T>(_ body: (inout State) -> T) -> T {
@@ -104,15 +147,14 @@ package final class BufferPool: Sendable {
         precondition(byteCount >= 0, "BufferPool: \(byteCount) bytes")
         // Whole pages, and under AddressSanitizer the guard past the end.
         let size = max(1, (byteCount + Self.guardBytes + Self.pageSize - 1) / Self.pageSize) * Self.pageSize
-        let offset = withState { state -> Int? in
+        let carved = withState { state -> UnsafeMutableRawPointer? in
             state.liveBytes += size
             state.peakLiveBytes = max(state.peakLiveBytes, state.liveBytes)
-            return carve(size, from: &state)
+            return carve(size, from: &state).flatMap { offset in state.base.map { $0 + offset } }
         }
-        guard let offset, let base else {
+        guard let pointer = carved else {
             return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.pageSize), capacity: size)
         }
-        let pointer = base + offset
         sy_address_sanitizer_unpoison(pointer, byteCount)
         sy_address_sanitizer_poison(pointer + byteCount, size - byteCount)
         return Buffer(pointer: pointer, capacity: size)
@@ -136,7 +178,7 @@ package final class BufferPool: Sendable {
         }
         let reaching = state.free.last.flatMap { $0.end == state.top ? $0 : nil }
         let offset = reaching?.offset ?? state.top
-        guard base != nil, offset + size <= reserved, commit(upTo: offset + size, in: &state) else { return nil }
+        guard state.base != nil, offset + size <= state.reserved, commit(upTo: offset + size, in: &state) else { return nil }
         if let reaching {
             state.free.removeLast()
             state.freeBytes -= reaching.size
@@ -147,8 +189,8 @@ package final class BufferPool: Sendable {
 
     /// Makes the arena readable and writable up to `end` at least; whether it could.
     private func commit(upTo end: Int, in state: inout State) -> Bool {
-        guard end > state.committed, let base else { return true }
-        let target = min(reserved, (end + commitStep - 1) / commitStep * commitStep)
+        guard end > state.committed, let base = state.base else { return true }
+        let target = min(state.reserved, (end + commitStep - 1) / commitStep * commitStep)
         guard mprotect(base + state.committed, target - state.committed, PROT_READ | PROT_WRITE) == 0 else { return false }
         state.committed = target
         return true
@@ -156,23 +198,21 @@ package final class BufferPool: Sendable {
 
     /// Gives back a buffer from `take(byteCount:)`.
     package func give(_ buffer: Buffer) {
-        guard let base, buffer.pointer >= base, buffer.pointer < base + reserved else {
-            withState { $0.liveBytes -= buffer.capacity }
-            buffer.pointer.deallocate()
-            return
-        }
-        sy_address_sanitizer_poison(buffer.pointer, buffer.capacity)
-        withState { state in
+        let inArena = withState { state -> Bool in
             state.liveBytes -= buffer.capacity
+            guard let base = state.base, buffer.pointer >= base, buffer.pointer < base + state.reserved else { return false }
+            sy_address_sanitizer_poison(buffer.pointer, buffer.capacity)
             insertFree(Span(offset: buffer.pointer - base, size: buffer.capacity), into: &state)
             // Past the capacity, the free range at the top goes back to the system (under the lock:
             // once the top is lowered, the next request may take the range).
-            guard state.freeBytes > capacityBytes, let last = state.free.last, last.end == state.top else { return }
+            guard state.freeBytes > capacityBytes, let last = state.free.last, last.end == state.top else { return true }
             madvise(base + last.offset, last.size, MADV_DONTNEED)
             state.free.removeLast()
             state.freeBytes -= last.size
             state.top = last.offset
+            return true
         }
+        if !inArena { buffer.pointer.deallocate() }
     }
 
     /// Adds `span` to the free ranges, merged with those it touches.
@@ -197,6 +237,10 @@ package final class BufferPool: Sendable {
 
     /// Bytes in buffers handed out and not given back: now, and the most ever at once.
     package var liveBytes: (now: Int, peak: Int) { withState { ($0.liveBytes, $0.peakLiveBytes) } }
+
+    /// The address space reserved for the arena: the most bytes of tensors it can hold at once (0
+    /// where none could be reserved).
+    package var reservedBytes: Int { withState { $0.reserved } }
 
     /// The arena's extent: the bytes below its top, in use or free (0 without a reservation).
     package var arenaBytes: Int { withState { $0.top } }

@@ -15,6 +15,8 @@ import YOLOFileSystem
         var stdout = "pipe"
         /// RLIMIT_FSIZE in bytes, or -1 for none.
         var fileSizeLimit = -1
+        /// RLIMIT_AS (`ulimit -v`) in bytes, or -1 for none.
+        var addressSpaceLimit = -1
         /// A path opened for reading as standard input, or empty for the test's own.
         var stdin = ""
         /// SIGXFSZ's disposition: the limit kills the process (`default`) or fails the write (`ignore`).
@@ -52,6 +54,8 @@ import YOLOFileSystem
             os.setuid(setup["user"])
         if setup["fileSizeLimit"] >= 0:
             resource.setrlimit(resource.RLIMIT_FSIZE, (setup["fileSizeLimit"], setup["fileSizeLimit"]))
+        if setup["addressSpaceLimit"] >= 0:
+            resource.setrlimit(resource.RLIMIT_AS, (setup["addressSpaceLimit"], setup["addressSpaceLimit"]))
         if setup["stdin"]:
             os.dup2(os.open(setup["stdin"], os.O_RDONLY), 0)
         out = setup["stdout"]
@@ -485,6 +489,22 @@ import YOLOFileSystem
         #expect(clock.now - start < .seconds(10))
         let fits = try Self.run(["detect", "--json", "--max-memory", "200M", Self.bus])
         #expect(fits.status == 0, "640 fits in 200 MB: \(fits.stderr)")
+    }
+
+    /// Under an address-space limit (`ulimit -v`) an input whose activations cannot be reserved is
+    /// refused before its pass, exit 64 (it was glibc's allocator failing part-way and the process
+    /// aborting, status 134); one that fits runs. (The sanitizers' runtimes reserve terabytes of
+    /// shadow memory, so this runs without them.)
+    @Test(.enabled(if: !ReliabilityTests.underSanitizer, "the sanitizers' shadow memory needs an unlimited address space"))
+    func anAddressSpaceLimitRefusesWhatCannotBeReserved() throws {
+        let limit = Setup(addressSpaceLimit: 600 << 20)
+        let refused = try Self.run(["detect", "--json", "--imgsz", "4096", Self.bus], setup: limit)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--imgsz 4096 (a 4096×4096 input) needs about 1.5 GB for activations, which this process could "
+                                        + "not reserve under its address-space limit (ulimit -v) of 600.0 MB"), "\(refused.stderr)")
+        let fits = try Self.run(["detect", "--json", Self.bus, Self.zidane], setup: limit)
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(fits.lines.count == 2 && fits.lines.allSatisfy { $0.contains("\"label\": \"person\"") }, "\(fits.stdout)")
     }
 
     // MARK: - Options at the boundary

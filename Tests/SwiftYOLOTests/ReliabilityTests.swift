@@ -85,6 +85,10 @@ import TestSupport
     /// the file-size tests run without ThreadSanitizer (`make sanitize-thread` sets TSAN_OPTIONS).
     static let fileSizeLimitsWork = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil
 
+    /// Whether the tests run under a sanitizer (`make sanitize-address`, `sanitize-thread`, which
+    /// set these variables).
+    static let underSanitizer = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+
     @Test(.enabled(if: fileSizeLimitsWork, "file-size limits break ThreadSanitizer's runtime"))
     func failedSaveLeavesNoFileAndKeepsTheOldOne() throws {
         let directory = try Self.freshDirectory("failed")

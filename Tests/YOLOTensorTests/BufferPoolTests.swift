@@ -104,10 +104,12 @@ import YOLOTensor
         buffer.pointer.initializeMemory(as: UInt8.self, repeating: 7, count: Self.bytes(pages: 10))
         #expect(unreserved.liveBytes.now == 10 * Self.page)
         #expect(unreserved.arenaBytes == 0)
+        #expect(unreserved.reservedBytes == 0)
         unreserved.give(buffer)
         #expect(unreserved.liveBytes.now == 0)
 
         let small = BufferPool(capacityBytes: 1 << 30, reservingBytes: 64 << 20)
+        #expect(small.reservedBytes == 64 << 20)
         let inside = small.take(byteCount: Self.bytes(pages: 48 << 8))
         let outside = small.take(byteCount: Self.bytes(pages: 32 << 8))  // past the reservation's end
         #expect(outside.pointer < inside.pointer || outside.pointer >= inside.pointer + (64 << 20))
@@ -118,6 +120,32 @@ import YOLOTensor
         let again = small.take(byteCount: Self.bytes(pages: 48 << 8))
         #expect(again.pointer == inside.pointer)
         small.give(again)
+    }
+
+    /// `reserve(atLeast:)` (a memory plan's bytes, under an address-space limit): a pool without a
+    /// reservation gets one of whole 4 MiB steps; a larger one replaces it only while no buffer is
+    /// out, and then serves requests from its own start; a smaller request keeps what is there.
+    @Test func reservationsGrowBetweenPasses() {
+        let pool = BufferPool(capacityBytes: 1 << 30, reservingBytes: 0)
+        #expect(pool.reservedBytes == 0)
+        #expect(pool.reserve(atLeast: 10 << 20))
+        #expect(pool.reservedBytes == 12 << 20)
+        let first = pool.take(byteCount: Self.bytes(pages: 4))
+        #expect(pool.arenaBytes == 4 * Self.page, "served from the arena")
+        #expect(!pool.reserve(atLeast: 100 << 20), "a buffer is out")
+        #expect(pool.reservedBytes == 12 << 20)
+        first.pointer.initializeMemory(as: UInt8.self, repeating: 3, count: Self.bytes(pages: 4))
+        pool.give(first)
+        #expect(pool.reserve(atLeast: 100 << 20))
+        #expect(pool.reservedBytes == 100 << 20)
+        #expect(pool.arenaBytes == 0 && pool.freeBytes == 0, "a new, empty arena")
+        let inside = pool.take(byteCount: Self.bytes(pages: 90 << 8))
+        #expect(pool.arenaBytes == 90 << 20)
+        inside.pointer.initializeMemory(as: UInt8.self, repeating: 5, count: Self.bytes(pages: 90 << 8))
+        pool.give(inside)
+        #expect(pool.reserve(atLeast: 1 << 20))
+        #expect(pool.reservedBytes == 100 << 20)
+        #expect(pool.liveBytes.now == 0)
     }
 
     /// Under AddressSanitizer (`make sanitize-address`), every byte that no tensor holds is poisoned:

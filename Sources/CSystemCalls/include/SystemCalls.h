@@ -24,3 +24,8 @@ int sy_rename_noreplace(const char *from, const char *to);
 /// The CPUs in the calling thread's affinity mask (`taskset`, a container's cpuset), or 0 where it
 /// cannot be read (not Linux).
 int sy_affinity_cpu_count(void);
+
+/// Makes glibc's allocator keep one arena for all threads (`M_ARENA_MAX` 1), where each thread's
+/// would otherwise reserve 64 MiB of address space: for a process under an address-space limit.
+/// Does nothing where the C library is not glibc.
+void sy_limit_malloc_arenas(void);

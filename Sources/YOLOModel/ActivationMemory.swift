@@ -1,0 +1,52 @@
+import YOLOTensor
+
+/// Why an input's activations cannot be held, found before its pass from the memory plan
+/// (`DetectionModel.plannedActivationBytes`): more than the caller's limit, or more than the
+/// tensor arena could reserve under the process's address-space limit (`ulimit -v`), where an
+/// allocation would fail part-way and end the process.
+package struct ActivationMemoryShortfall: Equatable, Sendable {
+    package enum Bound: Equatable, Sendable {
+        /// The caller's limit, `limitBytes` (`--max-memory`, `DetectionOptions.memoryLimit`).
+        case limit(limitBytes: Int)
+        /// The address space the arena could reserve (`BufferPool.reserve(atLeast:)`), under the
+        /// process's limit `limitBytes` (`ulimit -v`; `nil` for none).
+        case addressSpace(limitBytes: Int?)
+    }
+
+    package let plannedBytes: Int
+    package let bound: Bound
+
+    package init(plannedBytes: Int, bound: Bound) {
+        (self.plannedBytes, self.bound) = (plannedBytes, bound)
+    }
+
+    /// `about 30.2 MB for activations, over the memory limit of 20.0 MB`, with `limitName` naming
+    /// the caller's limit; or `…, which this process could not reserve under its address-space
+    /// limit (ulimit -v) of 131.8 MB`.
+    package func explanation(limitName: String = "the memory limit") -> String {
+        let planned = "about \(formattedByteCount(plannedBytes)) for activations"
+        switch bound {
+        case let .limit(limit):
+            return "\(planned), over \(limitName) of \(formattedByteCount(limit))"
+        case let .addressSpace(limit?):
+            return "\(planned), which this process could not reserve under its address-space limit (ulimit -v) of \(formattedByteCount(limit))"
+        case .addressSpace(nil):
+            return "\(planned), which this process could not reserve"
+        }
+    }
+}
+
+extension DetectionModel {
+    /// What keeps a `height × width` input from being run, checked before anything of its size is
+    /// allocated: its memory plan over `limit` (if given), or more than `pool` can reserve for its
+    /// tensors (`BufferPool.reserve(atLeast:)`, which reserves them); `nil` where it fits.
+    package func activationMemoryShortfall(height: Int, width: Int, limit: Int?,
+                                           pool: BufferPool = .shared) -> ActivationMemoryShortfall? {
+        let planned = plannedActivationBytes(height: height, width: width)
+        if let limit, planned > limit { return ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
+        guard pool.reserve(atLeast: planned) else {
+            return ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
+        }
+        return nil
+    }
+}
