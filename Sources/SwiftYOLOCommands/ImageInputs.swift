@@ -127,7 +127,7 @@ final class StandardInputLines {
             case let .bytes(count): buffer += chunk[..<count]
             case .end, .interrupted: ended = true
             case let .failed(code):
-                failure = .unreadable(path: "-", reason: String(cString: strerror(code)))
+                failure = .unreadable(path: "-", reason: systemErrorDescription(code))
                 ended = true
             }
         }

@@ -12,7 +12,7 @@ enum StandardStreams {
     /// Writing standard output failed; `errno` says why.
     struct OutputFailure: Error, CustomStringConvertible {
         let code: Int32
-        var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+        var description: String { "cannot write to standard output: \(systemErrorDescription(code))" }
     }
 
     /// Writes `line` and a newline to standard output. Unbuffered, so each line reaches a pipe or

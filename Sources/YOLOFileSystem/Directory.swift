@@ -25,7 +25,7 @@ package enum Directory {
     /// The entries of the directory at `path` (not `.` and `..`), sorted by name bytes.
     package static func entries(of path: String) throws(FileSystemError) -> [Entry] {
         guard let stream = PathEncoding.withCString(path, { opendir($0) }) else {
-            throw .unreadable(path: path, reason: errnoDescription())
+            throw .unreadable(path: path, reason: systemErrorDescription())
         }
         defer { closedir(stream) }
         var names: [[UInt8]] = []
@@ -38,7 +38,7 @@ package enum Directory {
             let string = PathEncoding.string(fromFileSystem: name)
             var status = stat()
             let kind = PathEncoding.withCString(appending(string, to: path)) { stat($0, &status) } == 0
-                ? RegularFile.otherKind(status.st_mode) : "it cannot be examined: \(errnoDescription())"
+                ? RegularFile.otherKind(status.st_mode) : "it cannot be examined: \(systemErrorDescription())"
             return Entry(name: string, otherKind: kind)
         }
     }
@@ -56,7 +56,7 @@ package enum Directory {
             try create(String(trimmed[..<slash]))
         }
         if PathEncoding.withCString(trimmed, { mkdir($0, 0o777) }) != 0 && !(errno == EEXIST && exists(trimmed)) {
-            let reason = errno == EEXIST ? "it exists and is not a directory" : errnoDescription()
+            let reason = errno == EEXIST ? "it exists and is not a directory" : systemErrorDescription()
             throw .unwritable(path: path, reason: reason)
         }
     }

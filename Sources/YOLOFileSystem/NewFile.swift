@@ -25,7 +25,7 @@ package enum NewFile {
         let descriptor = PathEncoding.withCString(temporary) {
             open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
-        guard descriptor >= 0 else { throw FileSystemError.unwritable(path: path, reason: errnoDescription()) }
+        guard descriptor >= 0 else { throw FileSystemError.unwritable(path: path, reason: systemErrorDescription()) }
         PathEncoding.withCString(temporary) { sy_set_pending_temporary($0) }
         var finished = false
         defer {
@@ -39,11 +39,11 @@ package enum NewFile {
             throw error
         }
         if fsync(descriptor) != 0 {
-            let reason = errnoDescription()
+            let reason = systemErrorDescription()
             close(descriptor)
             throw FileSystemError.unwritable(path: path, reason: "writing failed: \(reason)")
         }
-        if close(descriptor) != 0 { throw FileSystemError.unwritable(path: path, reason: "writing failed: \(errnoDescription())") }
+        if close(descriptor) != 0 { throw FileSystemError.unwritable(path: path, reason: "writing failed: \(systemErrorDescription())") }
         for number in 1...10_000 {
             let candidate = numbered(directory: directory, name: name, number)
             let renamed = PathEncoding.withCString(temporary) { from in
@@ -54,7 +54,7 @@ package enum NewFile {
                 OutputFiles.recordCreated(candidate)
                 return candidate
             }
-            guard errno == EEXIST else { throw FileSystemError.unwritable(path: candidate, reason: errnoDescription()) }
+            guard errno == EEXIST else { throw FileSystemError.unwritable(path: candidate, reason: systemErrorDescription()) }
         }
         throw FileSystemError.unwritable(path: path, reason: "it and the next 9,999 numbered names all exist")
     }

@@ -31,7 +31,7 @@ package enum RegularFile {
     package static func check(_ path: String) throws(FileSystemError) {
         var status = stat()
         guard PathEncoding.withCString(path, { stat($0, &status) }) == 0 else {
-            throw .unreadable(path: path, reason: errnoDescription())
+            throw .unreadable(path: path, reason: systemErrorDescription())
         }
         if let kind = otherKind(status.st_mode) { throw .unreadable(path: path, reason: kind) }
     }
@@ -42,10 +42,10 @@ package enum RegularFile {
     package static func open(_ path: String) throws(FileSystemError) -> (descriptor: Int32, size: Int) {
         try check(path)
         let descriptor = PathEncoding.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: errnoDescription()) }
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: systemErrorDescription()) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let reason = errnoDescription()
+            let reason = systemErrorDescription()
             close(descriptor)
             throw .unreadable(path: path, reason: reason)
         }
@@ -79,7 +79,7 @@ package enum RegularFile {
                 total += n
             }
         }
-        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        if failure != 0 { throw .unreadable(path: path, reason: systemErrorDescription(failure)) }
         if total < size { bytes.removeSubrange(total...) }
         return bytes
     }
@@ -93,7 +93,7 @@ package enum RegularFile {
         defer { chunk.deallocate() }
         while true {
             let n = readRetrying(descriptor, chunk.baseAddress!, chunkSize)
-            if n < 0 { throw .unreadable(path: path, reason: errnoDescription()) }
+            if n < 0 { throw .unreadable(path: path, reason: systemErrorDescription()) }
             if n == 0 { return }
             body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
@@ -108,6 +108,3 @@ package enum RegularFile {
         }
     }
 }
-
-/// `strerror(errno)`.
-func errnoDescription() -> String { String(cString: strerror(errno)) }

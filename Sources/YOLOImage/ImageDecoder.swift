@@ -191,8 +191,6 @@ public struct ImageDecoder: Sendable {
         }
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
-
     static func message(_ err: [CChar]) -> String {
         let bytes = err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         let text = String(decoding: bytes, as: UTF8.self)

@@ -64,7 +64,7 @@ package final class TensorFile: @unchecked Sendable {
             throw TensorFileError.corruptHeader(file: path, reason: "file is \(length) bytes, shorter than the \(Self.headerSize)-byte header")
         }
         guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-            throw TensorFileError.unreadable(file: path, reason: "mmap failed: \(String(cString: strerror(errno)))")
+            throw TensorFileError.unreadable(file: path, reason: "mmap failed: \(systemErrorDescription())")
         }
         do {
             let bytes = UnsafeRawBufferPointer(start: mapped, count: length)

@@ -31,7 +31,7 @@ final class ByteInput {
             name = path
             // A FIFO is a stream like stdin and may block until its writer starts; a directory is refused.
             let fd = PathEncoding.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0 else { throw .unreadable(source: path, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw .unreadable(source: path, reason: systemErrorDescription()) }
             var info = stat()
             if fstat(fd, &info) == 0, let refusal = RegularFile.streamRefusal(info) {
                 close(fd)
@@ -119,7 +119,7 @@ final class ByteInput {
         case let .interrupted(signal):
             throw .interrupted(source: name, signal: signal)
         case let .failed(code):
-            throw .unreadable(source: name, reason: String(cString: strerror(code)))
+            throw .unreadable(source: name, reason: systemErrorDescription(code))
         }
     }
 }
