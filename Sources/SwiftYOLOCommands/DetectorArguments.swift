@@ -59,8 +59,9 @@ struct DetectorArguments: ParsableArguments {
 
     /// The detector the options describe, class names resolved against the model's (or `--labels`).
     /// A model or labels file that cannot be used is exit 65; a class the model lacks, or an input
-    /// size whose memory plan is over `--max-memory`, is a usage error (64).
-    func makeDetector() throws -> Detector {
+    /// size whose memory plan (for `passes` at once) is over `--max-memory` or cannot be reserved
+    /// under `ulimit -v`, is a usage error (64).
+    func makeDetector(passes: Int = 1) throws -> Detector {
         var options = DetectionOptions()
         options.imageSize = size.imgsz
         options.resize = square ? .square : resize
@@ -78,7 +79,7 @@ struct DetectorArguments: ParsableArguments {
         } catch {
             throw CommandFailure.badModelOrData(error)
         }
-        try size.checkMemoryPlan(plain.model)
+        try size.checkMemoryPlan(plain.model, passes: passes)
         if let classes {
             // Names are the model's own; with --labels, its display names work too.
             do {

@@ -28,11 +28,14 @@ struct ImageSizeOptions: ParsableArguments {
     /// need more than `--max-memory`, or more than the address space the process could reserve for
     /// its tensors (under `ulimit -v`): checked before the first pass, instead of the out-of-memory
     /// killer or a failed allocation ending the process part-way.
-    func checkMemoryPlan(_ model: DetectionModel) throws {
+    ///
+    /// - Parameter passes: the passes that run at once (`serve`'s workers), each with its own activations.
+    func checkMemoryPlan(_ model: DetectionModel, passes: Int = 1) throws {
         let side = side(for: model)
-        guard let shortfall = model.activationMemoryShortfall(height: side, width: side, limit: maxMemory.bytes) else { return }
+        guard let shortfall = model.activationMemoryShortfall(height: side, width: side, limit: maxMemory.bytes, passes: passes) else { return }
         let remedy = if case .limit = shortfall.bound { "raise --max-memory" } else { "raise ulimit -v" }
-        throw CommandFailure.usage("--imgsz \(imgsz) (a \(side)×\(side) input) needs "
+        let input = "a \(side)×\(side) input" + (passes > 1 ? ", \(passes) passes at once" : "")
+        throw CommandFailure.usage("--imgsz \(imgsz) (\(input)) needs "
                                    + shortfall.explanation(limitName: "the --max-memory limit") + "; use a smaller --imgsz or \(remedy)")
     }
 }

@@ -38,11 +38,13 @@ package struct ActivationMemoryShortfall: Equatable, Sendable {
 
 extension DetectionModel {
     /// What keeps a `height × width` input from being run, checked before anything of its size is
-    /// allocated: its memory plan over `limit` (if given), or more than `pool` can reserve for its
-    /// tensors (`BufferPool.reserve(atLeast:)`, which reserves them); `nil` where it fits.
-    package func activationMemoryShortfall(height: Int, width: Int, limit: Int?,
+    /// allocated: its memory plan (times `passes` run at once, as a server's workers run them) over
+    /// `limit` (if given), or more than `pool` can reserve for their tensors
+    /// (`BufferPool.reserve(atLeast:)`, which reserves them); `nil` where they fit.
+    package func activationMemoryShortfall(height: Int, width: Int, limit: Int?, passes: Int = 1,
                                            pool: BufferPool = .shared) -> ActivationMemoryShortfall? {
-        let planned = plannedActivationBytes(height: height, width: width)
+        let (product, overflow) = plannedActivationBytes(height: height, width: width).multipliedReportingOverflow(by: passes)
+        let planned = overflow ? Int.max : product
         if let limit, planned > limit { return ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
         guard pool.reserve(atLeast: planned) else {
             return ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))

@@ -491,6 +491,16 @@ import YOLOFileSystem
         #expect(fits.status == 0, "640 fits in 200 MB: \(fits.stderr)")
     }
 
+    /// `serve` plans for every worker's pass at once, before it listens: four 640 × 640 passes do not
+    /// fit in 100 MB where one does.
+    @Test func serveCountsEveryWorkersPass() throws {
+        guard try CommandLineTests.swiftYOLO(["--help"]).stdout.contains("\n  serve ") else { return }  // a build without the server
+        let run = try Self.run(["serve", "--port", "0", "--workers", "4", "--max-memory", "100M"], timeout: 30)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--imgsz 640 (a 640×640 input, 4 passes at once) needs about"), "\(run.stderr)")
+        #expect(run.stderr.contains("over the --max-memory limit of 100.0 MB"), "\(run.stderr)")
+    }
+
     /// Under an address-space limit (`ulimit -v`) an input whose activations cannot be reserved is
     /// refused before its pass, exit 64 (it was glibc's allocator failing part-way and the process
     /// aborting, status 134); one that fits runs. (The sanitizers' runtimes reserve terabytes of
