@@ -20,9 +20,11 @@ import Foundation
 /// allocation that fails ends the process. So there the arena starts empty and is reserved for
 /// what an input's memory plan asks (`reserve(atLeast:)`, before its pass: the allocator keeps
 /// the rest), and an input whose plan cannot be reserved is refused instead
-/// (`DetectionModel.activationMemoryShortfall`). Free ranges are kept up to `capacityBytes` in total; beyond that, the
-/// free range at the top is given back to the system (`MADV_DONTNEED`) and the top lowered.
-/// Thread-safe: one arena serves every thread.
+/// (`DetectionModel.activationMemoryShortfall`).
+///
+/// Free ranges are kept up to `capacityBytes` in total; beyond that, the free range at the top is
+/// given back to the system (`MADV_DONTNEED`) and the top lowered. Thread-safe: one arena serves
+/// every thread.
 ///
 /// In a build with AddressSanitizer every byte no tensor holds is poisoned: the rest of a tensor's
 /// last page, and every free range, so that a kernel that reads or writes past its tensor is
@@ -103,25 +105,13 @@ package final class BufferPool: Sendable {
             guard state.liveBytes == 0 else { return false }
             let size = (byteCount + commitStep - 1) / commitStep * commitStep
             let (old, oldSize) = (state.base, state.reserved)
-            // The new range first; where the limit does not hold both, the old one goes first, and
-            // comes back if the new one is still refused.
-            var address = Self.map(size)
-            if let old, address == nil {
-                munmap(old, oldSize)
-                address = Self.map(size)
-                state = State(peakLiveBytes: state.peakLiveBytes)
-                guard let address else {
-                    if let again = Self.map(oldSize) { (state.base, state.reserved) = (again, oldSize) }
-                    return false
-                }
-                (state.base, state.reserved) = (address, size)
-                return true
-            }
-            guard let address else { return false }
+            var new = Self.map(size).map { ($0, size) }
             if let old { munmap(old, oldSize) }
+            // Where the limit did not hold both ranges: the new one now that the old is gone, else the old again.
+            if new == nil { new = Self.map(size).map { ($0, size) } ?? Self.map(oldSize).map { ($0, oldSize) } }
             state = State(peakLiveBytes: state.peakLiveBytes)
-            (state.base, state.reserved) = (address, size)
-            return true
+            if let new { (state.base, state.reserved) = new }
+            return state.reserved >= byteCount
         }
     }
 
