@@ -168,20 +168,10 @@ public final class Detector: Sendable {
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride),
             parallel: .computeThreads, kernels: .active)
-        do {  // before anything of the input's size is allocated
-            let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
-            if let shortfall = model.activationMemoryShortfall(height: planned.inputHeight, width: planned.inputWidth,
-                                                               limit: options.memoryLimit) {
-                let (width, height) = (planned.inputWidth, planned.inputHeight)
-                switch shortfall.bound {
-                case let .limit(limit):
-                    throw DetectorError.overMemoryLimit(inputWidth: width, inputHeight: height, plannedBytes: shortfall.plannedBytes,
-                                                        limitBytes: limit)
-                case let .addressSpace(limit):
-                    throw DetectorError.overAddressSpace(inputWidth: width, inputHeight: height, plannedBytes: shortfall.plannedBytes,
-                                                         limitBytes: limit)
-                }
-            }
+        // Before anything of the input's size is allocated.
+        let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
+        if let shortfall = model.activationMemoryShortfall(height: planned.inputHeight, width: planned.inputWidth, limit: options.memoryLimit) {
+            throw DetectorError(shortfall, inputWidth: planned.inputWidth, inputHeight: planned.inputHeight)
         }
         let (preprocessed, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
             let (canvas, geometry) = preprocessor.canvas(for: buffer)

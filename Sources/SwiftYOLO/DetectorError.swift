@@ -31,6 +31,19 @@ public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension DetectorError {
+    /// The refusal of an input whose activations do not fit: over the caller's limit, or more than
+    /// the address space allows.
+    init(_ shortfall: ActivationMemoryShortfall, inputWidth: Int, inputHeight: Int) {
+        switch shortfall.bound {
+        case let .limit(limit):
+            self = .overMemoryLimit(inputWidth: inputWidth, inputHeight: inputHeight, plannedBytes: shortfall.plannedBytes, limitBytes: limit)
+        case let .addressSpace(limit):
+            self = .overAddressSpace(inputWidth: inputWidth, inputHeight: inputHeight, plannedBytes: shortfall.plannedBytes, limitBytes: limit)
+        }
+    }
+}
+
 extension DetectorError: LocalizedError {
     /// The same one-line message as `description`: the file or input, and what is wrong with it.
     public var errorDescription: String? { description }

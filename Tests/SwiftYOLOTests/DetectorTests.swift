@@ -123,6 +123,24 @@ import YOLOVideo
         #expect(throws: DetectorError.self) { try Detector(modelPath: weights, labels: LabelMap(names: ["a", "b"])) }
     }
 
+    /// An input whose memory plan is over `memoryLimit` is refused before its pass with its size and
+    /// both numbers; the address-space case says what limits it.
+    @Test func inputsOverTheMemoryLimitAreRefused() throws {
+        let detector = try Detector(modelPath: try Fixtures.referenceWeights())
+        var tight = DetectionOptions()
+        tight.memoryLimit = 1 << 20
+        let error = try #require(throws: DetectorError.self) { try detector.detect(imageAt: Self.bus, options: tight) }
+        guard case let .overMemoryLimit(width, height, planned, limit) = error else { Issue.record("\(error)"); return }
+        #expect(width == 480 && height == 640 && limit == 1 << 20 && planned > limit, "\(error)")
+        #expect(error.description.hasPrefix("a 480×640 input needs about ") && error.description.hasSuffix(
+            " MB for activations, over the memory limit of 1.0 MB"), "\(error)")
+        tight.memoryLimit = planned
+        #expect(try detector.detect(imageAt: Self.bus, options: tight).count == 5, "the plan itself is enough")
+        #expect(DetectorError.overAddressSpace(inputWidth: 640, inputHeight: 480, plannedBytes: 37 << 20, limitBytes: 131 << 20).description
+                == "a 640×480 input needs about 37.0 MB for activations, which this process could not reserve under its "
+                + "address-space limit (ulimit -v) of 131.0 MB")
+    }
+
     /// Options given to one call apply to that call only, and equal a detector built with them.
     @Test func optionsPerCallEqualADetectorWithThem() throws {
         let detector = try Detector(contentsOf: URL(fileURLWithPath: try Fixtures.referenceWeights()))
