@@ -97,10 +97,12 @@ package final class BufferPool: Sendable {
     }
 
     /// Makes the reservation at least `byteCount` bytes (whole `commitStep`s), and says whether it
-    /// is. A smaller reservation is replaced only while no buffer is out (between passes); under
-    /// an address-space limit the new one is as large as asked and no larger.
-    package func reserve(atLeast byteCount: Int) -> Bool {
-        withState { state in
+    /// is and whether `headroom` more bytes of address space are still free beside it, for the
+    /// allocator (probed by reserving them and giving them back). A smaller reservation is replaced
+    /// only while no buffer is out (between passes); under an address-space limit the new one is as
+    /// large as asked and no larger.
+    package func reserve(atLeast byteCount: Int, leavingFree headroom: Int = 0) -> Bool {
+        let reserved = withState { state in
             guard state.reserved < byteCount else { return true }
             guard state.liveBytes == 0 else { return false }
             let size = (byteCount + commitStep - 1) / commitStep * commitStep
@@ -113,6 +115,10 @@ package final class BufferPool: Sendable {
             if let new { (state.base, state.reserved) = new }
             return state.reserved >= byteCount
         }
+        guard reserved, headroom > 0 else { return reserved }
+        guard let probe = Self.map(headroom) else { return false }
+        munmap(probe, headroom)
+        return true
     }
 
     /// The process's limit on address space (`ulimit -v`, `RLIMIT_AS`) in bytes; `nil` for none.

@@ -146,6 +146,10 @@ import YOLOTensor
         #expect(pool.reserve(atLeast: 1 << 20))
         #expect(pool.reservedBytes == 100 << 20)
         #expect(pool.liveBytes.now == 0)
+        // The headroom beside it is probed, not kept.
+        #expect(pool.reserve(atLeast: 1 << 20, leavingFree: 64 << 20))
+        #expect(!pool.reserve(atLeast: 1 << 20, leavingFree: 1 << 62), "no system grants 4 EiB")
+        #expect(pool.reservedBytes == 100 << 20)
     }
 
     /// Under AddressSanitizer (`make sanitize-address`), every byte that no tensor holds is poisoned:
