@@ -121,12 +121,13 @@ package final class BufferPool: Sendable {
         return true
     }
 
-    /// The process's limit on address space (`ulimit -v`, `RLIMIT_AS`) in bytes; `nil` for none.
-    package static var addressSpaceLimit: Int? {
+    /// The process's limit on address space (`ulimit -v`, `RLIMIT_AS`) in bytes, as it started
+    /// (read once, not at every pass); `nil` for none.
+    package static let addressSpaceLimit: Int? = {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         return Int(clamping: limit.rlim_cur)
-    }
+    }()
 
     deinit {
         if let base = state.base { munmap(base, state.reserved) }

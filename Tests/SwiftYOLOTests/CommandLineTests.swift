@@ -19,6 +19,11 @@ import YOLOImage
         try runProcess(swiftYOLOExecutable, arguments)
     }
 
+    /// Whether the binary has `serve` (a build with SWIFTYOLO_SERVER=0, as under the sanitizers, has
+    /// none; `serve --help` there prints the root's help, with status 0). A binary that does not
+    /// answer `--help` fails every other test of it.
+    static let hasServe = (try? swiftYOLO(["--help"]))?.stdout.contains("\n  serve ") ?? false
+
     /// The `swift-yolo` built beside the test bundle.
     static var swiftYOLOExecutable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-yolo")
@@ -249,10 +254,7 @@ import YOLOImage
     /// and said the value was missing).
     @Test func countsOutsideTheirRangeAreUsageErrors() throws {
         let huge = String(Int.max)
-        // `serve` where the binary lists it (a build with SWIFTYOLO_SERVER=0, as under AddressSanitizer, has
-        // none; `serve --help` there prints the root's help, with status 0).
-        let hasServe = try Self.swiftYOLO(["--help"]).stdout.contains("\n  serve ")
-        let serve = hasServe ? [["serve", "--workers", huge], ["serve", "--threads", "1025"]] : []
+        let serve = Self.hasServe ? [["serve", "--workers", huge], ["serve", "--threads", "1025"]] : []
         for arguments in [["bench", "--runs", huge], ["bench", "--warmup", huge], ["bench", "--threads", huge],
                           ["detect", "--threads", "1025", Self.bus], ["bench", "--runs", "-1"], ["bench", "--warmup", "-1"],
                           ["inspect", "--imgsz", "-1"]] + serve {
