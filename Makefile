@@ -99,9 +99,11 @@ test-swift:
 
 ## The DocC documentation of `import SwiftYOLO` (Sources/SwiftYOLO/SwiftYOLO.docc), through swift-docc-plugin,
 ## which Package.swift declares only with SWIFTYOLO_DOCS=1; warnings are errors, so a broken symbol link fails.
+## The symbol graph comes from the release build in .build, so after `make test` nothing is compiled again
+## (the plugin adds no flag to the package's modules).
 .PHONY: docs
 docs: deps
-	SWIFTYOLO_DOCS=1 swift package --scratch-path .build-docs generate-documentation --target SwiftYOLO \
+	SWIFTYOLO_DOCS=1 swift package $(SWIFT_RELEASE_FLAGS) generate-documentation --target SwiftYOLO \
 	  --warnings-as-errors --output-path .build-docs/SwiftYOLO.doccarchive
 	@echo "docs: .build-docs/SwiftYOLO.doccarchive"
 

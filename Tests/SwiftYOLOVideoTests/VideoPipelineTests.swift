@@ -34,7 +34,8 @@ import TestSupport
     @Test func rawDetectionsOfEveryFrame() throws {
         let result = try Self.run(try Scenes.stream("pan", frames: Self.panFrames()), options: VideoPipelineOptions())
         #expect(result.frames.map(\.frame) == Array(0..<16))
-        #expect(result.frames.map(\.time) == (0..<16).map { Double($0) / 25 })
+        let times: [Double] = (0..<16).map { frame in Double(frame) / 25 }
+        #expect(result.frames.map(\.time) == times)
         #expect(result.counts == SamplingCounts(read: 16, processed: 16, skipped: 0, dropped: 0))
         #expect(result.frames.map(\.detections.count) == (0..<16).map { (5...10).contains($0) ? 3 : 2 })
         // The squares come back exactly where they were drawn, through YUV 4:2:0 and back.

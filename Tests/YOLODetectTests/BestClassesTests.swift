@@ -39,9 +39,9 @@ final class BestClassesTests: XCTestCase {
                 let what = "\(nc) classes, \(a) anchors, \(extras) extra rows"
                 XCTAssertEqual([classes.classId.count, classes.sawNaN.count, classes.score.count], [a, a, a], what)
                 guard classes.classId.count == a, classes.sawNaN.count == a, classes.score.count == a else { continue }
-                let wrong = (0..<a).first {
-                    classes.classId[$0] != expected.classId[$0] || classes.sawNaN[$0] != expected.sawNaN[$0]
-                        || classes.score[$0].bitPattern != expected.score[$0].bitPattern
+                let wrong = (0..<a).first { (anchor: Int) -> Bool in
+                    classes.classId[anchor] != expected.classId[anchor] || classes.sawNaN[anchor] != expected.sawNaN[anchor]
+                        || classes.score[anchor].bitPattern != expected.score[anchor].bitPattern
                 }
                 XCTAssertNil(wrong, "\(what): anchor \(wrong ?? -1) got class \(wrong.map { classes.classId[$0] } ?? -1), "
                              + "expected \(wrong.map { expected.classId[$0] } ?? -1)")

@@ -12,9 +12,9 @@ final class EndToEndSelectionTests: XCTestCase {
     static func naiveSelection(head: [Float], classCount nc: Int, anchorCount a: Int, options: PostprocessOptions) -> [[Float]] {
         let k = min(max(options.maxDetections, 300), a)
         func score(_ anchor: Int, _ c: Int) -> Float { head[(4 + c) * a + anchor] }
-        let best = (0..<a).map { anchor in (0..<nc).map { score(anchor, $0) }.max() ?? 0 }
-        let bestClass = (0..<a).map { anchor in (0..<nc).first { score(anchor, $0) == best[anchor] } ?? 0 }
-        let topAnchors = (0..<a).sorted { best[$0] != best[$1] ? best[$0] > best[$1] : $0 < $1 }.prefix(k)
+        let best: [Float] = (0..<a).map { anchor in (0..<nc).map { score(anchor, $0) }.max() ?? 0 }
+        let bestClass: [Int] = (0..<a).map { anchor in (0..<nc).first { score(anchor, $0) == best[anchor] } ?? 0 }
+        let topAnchors = (0..<a).sorted { (i: Int, j: Int) -> Bool in best[i] != best[j] ? best[i] > best[j] : i < j }.prefix(k)
         var rows: [(anchor: Int, classId: Int, score: Float)]
         if options.agnostic {
             rows = topAnchors.map { ($0, bestClass[$0], best[$0]) }

@@ -130,7 +130,8 @@ import YOLOKernels
         let matrix = randomValues(rows * stride, using: &generator)
         let packed = matrix.withUnsafeBufferPointer { PackedMatrix(rows: rows, depth: depth, matrix: $0.baseAddress!, rowStride: stride) }
         #expect(packed.panels == 2)
-        #expect(packed.unpacked == (0..<rows).flatMap { matrix[($0 * stride)..<($0 * stride + depth)] })
+        let kept: [Float] = (0..<rows).flatMap { row in matrix[(row * stride)..<(row * stride + depth)] }
+        #expect(packed.unpacked == kept)
     }
 
     /// A matrix of some columns shares the panels, and multiplies as the columns packed on their own.

@@ -22,8 +22,11 @@ import YOLORecipes
             #expect(objects.allSatisfy { $0.observation != nil })
         }
         #expect(ids.allSatisfy { Set($0.keys) == [1, 2, 3] })
-        #expect(ids.map { $0[1] } == (0..<6).map { 100 - 4 * Float($0) })
-        #expect(ids.map { $0[2] } == (0..<6).map { 200 + 4 * Float($0) })
+        // The expected positions typed out: inferred inside `#expect`, they took the type checker 13 s.
+        let left: [Float?] = (0..<6).map { k in 100 - 4 * Float(k) }
+        let right: [Float?] = (0..<6).map { k in 200 + 4 * Float(k) }
+        #expect(ids.map { $0[1] } == left)
+        #expect(ids.map { $0[2] } == right)
         #expect(ids.allSatisfy { $0[3] == 150 })
     }
 
