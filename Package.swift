@@ -60,7 +60,7 @@ let package = Package(
         // The engine. Tensors take their storage from one arena (`BufferPool`), which tells
         // AddressSanitizer which of its ranges no tensor holds.
         .target(name: "CAddressSanitizer"),
-        .target(name: "YOLOTensor", dependencies: ["CAddressSanitizer"]),
+        .target(name: "YOLOTensor", dependencies: ["CAddressSanitizer", "CSystemCalls"]),
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
@@ -91,7 +91,7 @@ let package = Package(
         // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
         .target(
             name: "SwiftYOLOCommands",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo", "CSystemCalls",
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")] + (withServer ? ["SwiftYOLOServer"] : [])),
         .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 

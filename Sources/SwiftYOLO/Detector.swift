@@ -168,27 +168,34 @@ public final class Detector: Sendable {
         let preprocessor = Preprocessor(options: PreprocessOptions(
             imageSize: PreprocessOptions.strideAligned(options.imageSize, stride: stride), mode: options.resize, stride: stride),
             parallel: .computeThreads, kernels: .active)
-        // Before anything of the input's size is allocated.
+        // Checked (and, under an address-space limit, admitted beside other threads' passes) before
+        // anything of the input's size is allocated; the pass's tensors are given back when the closure returns.
         let planned = preprocessor.geometry(width: buffer.width, height: buffer.height)
-        if let shortfall = model.activationMemoryShortfall(height: planned.inputHeight, width: planned.inputWidth, limit: options.memoryLimit) {
+        let (detections, geometry): ([Detection], PreprocessGeometry)
+        do {
+            (detections, geometry) = try model.runWithActivationMemory(height: planned.inputHeight, width: planned.inputWidth,
+                                                                        limit: options.memoryLimit) {
+                let (preprocessed, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
+                    let (canvas, geometry) = preprocessor.canvas(for: buffer)
+                    let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
+                    Preprocessor.writeCHW(canvas, into: input.buffer, parallel: preprocessor.parallel, kernels: preprocessor.kernels)
+                    return (input, geometry)
+                }
+                // [1, 4 + nc + extras, anchors] (+ prototypes). The model is handed the input's only
+                // reference, so that its storage serves the layers after the first.
+                var input: Tensor? = consume preprocessed
+                let head = try measure(&timings.inference) { try model.run(input.take()!, endToEnd: options.endToEnd) }
+                let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
+                    var endToEndSelection = options.endToEndSelection
+                    endToEndSelection?.labels = labels
+                    return try TaskPostprocessing(postprocessor: Postprocessor(options: options.postprocessOptions, labels: labels),
+                                                  classCount: model.classCount, extras: model.headExtras, geometry: geometry,
+                                                  endToEndSelection: endToEndSelection).detections(head)
+                }
+                return (detections, geometry)
+            }
+        } catch let shortfall as ActivationMemoryShortfall {
             throw DetectorError(shortfall, inputWidth: planned.inputWidth, inputHeight: planned.inputHeight)
-        }
-        let (preprocessed, geometry) = measure(&timings.preprocess) { () -> (Tensor, PreprocessGeometry) in
-            let (canvas, geometry) = preprocessor.canvas(for: buffer)
-            let input = Tensor(uninitializedShape: [1, 3, canvas.height, canvas.width])  // writeCHW writes every float
-            Preprocessor.writeCHW(canvas, into: input.buffer, parallel: preprocessor.parallel, kernels: preprocessor.kernels)
-            return (input, geometry)
-        }
-        // [1, 4 + nc + extras, anchors] (+ prototypes). The model is handed the input's only
-        // reference, so that its storage serves the layers after the first.
-        var input: Tensor? = consume preprocessed
-        let head = try measure(&timings.inference) { try model.run(input.take()!, endToEnd: options.endToEnd) }
-        let detections = try measure(&timings.postprocess) { () throws -> [Detection] in
-            var endToEndSelection = options.endToEndSelection
-            endToEndSelection?.labels = labels
-            return try TaskPostprocessing(postprocessor: Postprocessor(options: options.postprocessOptions, labels: labels),
-                                          classCount: model.classCount, extras: model.headExtras, geometry: geometry,
-                                          endToEndSelection: endToEndSelection).detections(head)
         }
         return DetectionResult(detections: detections, imageWidth: buffer.width, imageHeight: buffer.height,
                                inputWidth: geometry.inputWidth, inputHeight: geometry.inputHeight, timings: timings)

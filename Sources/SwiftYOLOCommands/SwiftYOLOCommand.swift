@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSystemCalls
 import YOLOFileSystem
 import YOLOTensor
 
@@ -47,9 +46,8 @@ package struct SwiftYOLOCommand: ParsableCommand {
         // A file-size limit then fails the write (EFBIG), which is reported, instead of killing the
         // process with no message and a temporary left behind.
         signal(SIGXFSZ, SIG_IGN)
-        // Under an address-space limit, glibc's arena per thread (64 MiB of address space each) would
-        // take what the tensors' reservation needs: one arena for every thread.
-        if BufferPool.addressSpaceLimit != nil { sy_limit_malloc_arenas() }
+        // Under an address-space limit, one malloc arena for every thread, before any thread starts.
+        _ = BufferPool.allocatorArenasLimited
         let arguments = (1..<Int(CommandLine.argc)).map { index -> String in
             guard let argument = CommandLine.unsafeArgv[index] else { return "" }
             return PathEncoding.string(fromFileSystem: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))

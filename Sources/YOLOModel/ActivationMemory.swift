@@ -4,7 +4,7 @@ import YOLOTensor
 /// (`DetectionModel.plannedActivationBytes`): more than the caller's limit, or more than the
 /// tensor arena could reserve under the process's address-space limit (`ulimit -v`), where an
 /// allocation would fail part-way and end the process.
-package struct ActivationMemoryShortfall: Equatable, Sendable {
+package struct ActivationMemoryShortfall: Error, Equatable, Sendable {
     package enum Bound: Equatable, Sendable {
         /// The caller's limit, `limitBytes` (`--max-memory`, `DetectionOptions.memoryLimit`).
         case limit(limitBytes: Int)
@@ -46,14 +46,39 @@ extension DetectionModel {
         let (product, overflow) = plannedActivationBytes(height: height, width: width).multipliedReportingOverflow(by: passes)
         let planned = overflow ? Int.max : product
         if let limit, planned > limit { return ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
-        let addressSpaceLimit = BufferPool.addressSpaceLimit
-        // Under a limit, room beside the tensors for the pass's other allocations (the canvas, the
-        // head's decoding, the selection), which would otherwise fail part-way and end the process.
-        let headroom = addressSpaceLimit == nil ? 0 : Self.allocatorHeadroom + planned / 8
-        guard pool.reserve(atLeast: planned, leavingFree: headroom) else {
-            return ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: addressSpaceLimit))
+        guard pool.reserve(atLeast: planned, leavingFree: Self.allocatorHeadroom(planned: planned, passes: passes)) else {
+            return ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
         }
         return nil
+    }
+
+    /// Runs `pass`, a forward pass of a `height × width` input with whatever it allocates, once its
+    /// activations fit: checked as `activationMemoryShortfall` does (throwing the shortfall), and,
+    /// under an address-space limit, admitted against the arena's reservation beside the passes
+    /// other threads are running (`BufferPool.admitPass`), waiting for them where it fits only
+    /// alone. The admission ends when `pass` has returned, its tensors given back.
+    package func runWithActivationMemory<Result>(height: Int, width: Int, limit: Int?, pool: BufferPool = .shared,
+                                                 _ pass: () throws -> Result) throws -> Result {
+        guard BufferPool.addressSpaceLimit != nil else {
+            if let shortfall = activationMemoryShortfall(height: height, width: width, limit: limit, pool: pool) { throw shortfall }
+            return try pass()
+        }
+        let planned = plannedActivationBytes(height: height, width: width)
+        if let limit, planned > limit { throw ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
+        let headroom = Self.allocatorHeadroom(planned: planned, passes: 1)
+        guard pool.admitPass(byteCount: planned, headroom: headroom) else {
+            throw ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
+        }
+        defer { pool.endPass(byteCount: planned, headroom: headroom) }
+        return try pass()
+    }
+
+    /// Under an address-space limit, the room to leave free beside the tensors of `passes` passes
+    /// planned at `planned` bytes together, for their other allocations (the canvas, the head's
+    /// decoding, the selection), which would otherwise fail part-way and end the process; none
+    /// without a limit.
+    static func allocatorHeadroom(planned: Int, passes: Int) -> Int {
+        BufferPool.addressSpaceLimit == nil ? 0 : passes * allocatorHeadroom + planned / 8
     }
 
     /// The address space left free beside the tensors under a limit, besides an eighth of the plan:

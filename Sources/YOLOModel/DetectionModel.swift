@@ -22,6 +22,7 @@ package final class DetectionModel: Sendable {
 
     package init(file: TensorFile) throws {
         try KernelSets.activate()  // once per process: the kernel set the layers run
+        _ = BufferPool.allocatorArenasLimited  // once per process, under `ulimit -v`
         try file.requireKind("weights")
         self.file = file.path
         self.metadata = file.metadata

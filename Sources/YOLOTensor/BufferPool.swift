@@ -1,4 +1,5 @@
 import CAddressSanitizer
+import CSystemCalls
 import Foundation
 
 /// Tensor storage: one arena of address space, reserved once, from which each request is carved
@@ -20,7 +21,8 @@ import Foundation
 /// allocation that fails ends the process. So there the arena starts empty and is reserved for
 /// what an input's memory plan asks (`reserve(atLeast:)`, before its pass: the allocator keeps
 /// the rest), and an input whose plan cannot be reserved is refused instead
-/// (`DetectionModel.activationMemoryShortfall`).
+/// (`DetectionModel.activationMemoryShortfall`). Passes run at once are admitted against the
+/// reservation together (`admitPass`): one that does not fit beside the others waits for them.
 ///
 /// Free ranges are kept up to `capacityBytes` in total; beyond that, the free range at the top is
 /// given back to the system (`MADV_DONTNEED`) and the top lowered. Thread-safe: one arena serves
@@ -64,6 +66,17 @@ package final class BufferPool: Sendable {
     // hand-over of a range from one thread to the next is not reported as a race.
     private let lock = NSLock()
     nonisolated(unsafe) private var state = State()
+
+    /// The passes admitted (`admitPass`) and not yet ended: how many, their plans' bytes and the
+    /// address space each keeps free beside the reservation. Under `admissions`, which is taken
+    /// before `lock`, never after.
+    private struct Admitted {
+        var passes = 0
+        var bytes = 0
+        var headroom = 0
+    }
+    private let admissions = NSCondition()
+    nonisolated(unsafe) private var admitted = Admitted()
     package let capacityBytes: Int
     /// How far the readable and writable part grows at a time.
     private let commitStep = 4 << 20
@@ -104,7 +117,7 @@ package final class BufferPool: Sendable {
     package func reserve(atLeast byteCount: Int, leavingFree headroom: Int = 0) -> Bool {
         let reserved = withState { state in
             guard state.reserved < byteCount else { return true }
-            guard state.liveBytes == 0 else { return false }
+            guard state.liveBytes == 0, byteCount <= Int.max - commitStep else { return false }
             let size = (byteCount + commitStep - 1) / commitStep * commitStep
             let (old, oldSize) = (state.base, state.reserved)
             var new = Self.map(size).map { ($0, size) }
@@ -121,12 +134,58 @@ package final class BufferPool: Sendable {
         return true
     }
 
+    /// Admits a pass whose tensors take at most `byteCount` bytes (its memory plan) and which needs
+    /// `headroom` bytes of address space free beside the reservation for its other allocations:
+    /// the reservation must hold it and the passes admitted before it and not yet ended together
+    /// (`reserve(atLeast:leavingFree:)` of their sums). Where it cannot while they run, the pass
+    /// waits for them to end; `false` where it cannot even alone. Each `true` is paired with one
+    /// `endPass(byteCount:headroom:)` of the same sizes. (A pass that takes another admission before
+    /// ending its own may wait for itself.)
+    package func admitPass(byteCount: Int, headroom: Int) -> Bool {
+        admissions.lock()
+        defer { admissions.unlock() }
+        while true {
+            let (bytes, bytesOverflow) = admitted.bytes.addingReportingOverflow(byteCount)
+            let (room, roomOverflow) = admitted.headroom.addingReportingOverflow(headroom)
+            if !bytesOverflow, !roomOverflow, reserve(atLeast: bytes, leavingFree: room) {
+                admitted.passes += 1
+                (admitted.bytes, admitted.headroom) = (bytes, room)
+                return true
+            }
+            guard admitted.passes > 0 else { return false }
+            admissions.wait()
+        }
+    }
+
+    /// Ends a pass admitted by `admitPass(byteCount:headroom:)`, so that the passes waiting may run.
+    package func endPass(byteCount: Int, headroom: Int) {
+        admissions.lock()
+        defer { admissions.unlock() }
+        precondition(admitted.passes > 0 && admitted.bytes >= byteCount && admitted.headroom >= headroom,
+                     "BufferPool: a pass ended that was not admitted")
+        admitted.passes -= 1
+        admitted.bytes -= byteCount
+        admitted.headroom -= headroom
+        admissions.broadcast()
+    }
+
     /// The process's limit on address space (`ulimit -v`, `RLIMIT_AS`) in bytes, as it started
     /// (read once, not at every pass); `nil` for none.
     package static let addressSpaceLimit: Int? = {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         return Int(clamping: limit.rlim_cur)
+    }()
+
+    /// Under an address-space limit, glibc's malloc arena per thread (64 MiB of address space each)
+    /// would take what the tensors' reservation and the passes' other allocations need: four
+    /// threads' passes under `ulimit -v` 260000 KiB were refused, or the process ended part-way.
+    /// So there the allocator keeps one arena for every thread, unless `MALLOC_ARENA_MAX` says how
+    /// many. Done once, where a model is loaded (evaluating this).
+    package static let allocatorArenasLimited: Bool = {
+        guard addressSpaceLimit != nil, getenv("MALLOC_ARENA_MAX") == nil else { return false }
+        sy_limit_malloc_arenas()
+        return true
     }()
 
     deinit {

@@ -1,5 +1,6 @@
 import CAddressSanitizer
 import Foundation
+import Synchronization
 import Testing
 import YOLOTensor
 
@@ -150,6 +151,38 @@ import YOLOTensor
         #expect(pool.reserve(atLeast: 1 << 20, leavingFree: 64 << 20))
         #expect(!pool.reserve(atLeast: 1 << 20, leavingFree: 1 << 62), "no system grants 4 EiB")
         #expect(pool.reservedBytes == 100 << 20)
+    }
+
+    /// `admitPass` (passes run at once, under an address-space limit): plans that fit the reservation
+    /// together run together; one that fits only alone waits, while the others hold buffers, for
+    /// them to end; one that no reservation can hold is refused.
+    @Test func passesAreAdmittedTogetherOnlyWhereTheyFit() async {
+        let pool = BufferPool(capacityBytes: 1 << 30, reservingBytes: 0)
+        #expect(pool.admitPass(byteCount: 6 << 20, headroom: 0))
+        #expect(pool.reservedBytes == 8 << 20)
+        let held = pool.take(byteCount: Self.bytes(pages: 256))  // the first pass's tensor
+        #expect(pool.admitPass(byteCount: 2 << 20, headroom: 0), "6 + 2 MiB fit in 8")
+        pool.endPass(byteCount: 2 << 20, headroom: 0)
+
+        final class Flag: Sendable { let isSet = Atomic(false) }
+        let firstEnded = Flag()
+        let waiter = Task.detached {
+            // 4 MiB fit in 8 alone but not beside the first's 6, and the reservation cannot grow
+            // while `held` is out.
+            let admitted = pool.admitPass(byteCount: 4 << 20, headroom: 0)
+            return (admitted, firstEnded.isSet.load(ordering: .sequentiallyConsistent))
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        firstEnded.isSet.store(true, ordering: .sequentiallyConsistent)
+        pool.give(held)
+        pool.endPass(byteCount: 6 << 20, headroom: 0)
+        let (admitted, afterTheFirst) = await waiter.value
+        #expect(admitted && afterTheFirst, "admitted only once the first pass had ended")
+        #expect(pool.reservedBytes == 8 << 20)
+        pool.endPass(byteCount: 4 << 20, headroom: 0)
+        #expect(!pool.admitPass(byteCount: 1 << 62, headroom: 0), "no system grants 4 EiB")
+        #expect(pool.admitPass(byteCount: 1 << 20, headroom: 0), "nothing left admitted by the refusal")
+        pool.endPass(byteCount: 1 << 20, headroom: 0)
     }
 
     /// Under AddressSanitizer (`make sanitize-address`), every byte that no tensor holds is poisoned:
