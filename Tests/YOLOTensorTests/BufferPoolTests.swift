@@ -156,7 +156,7 @@ import YOLOTensor
     /// `admitPass` (passes run at once, under an address-space limit): plans that fit the reservation
     /// together run together; one that fits only alone waits, while the others hold buffers, for
     /// them to end; one that no reservation can hold is refused.
-    @Test func passesAreAdmittedTogetherOnlyWhereTheyFit() async {
+    @Test func passesAreAdmittedTogetherOnlyWhereTheyFit() {
         let pool = BufferPool(capacityBytes: 1 << 30, reservingBytes: 0)
         #expect(pool.admitPass(byteCount: 6 << 20, headroom: 0))
         #expect(pool.reservedBytes == 8 << 20)
@@ -164,19 +164,27 @@ import YOLOTensor
         #expect(pool.admitPass(byteCount: 2 << 20, headroom: 0), "6 + 2 MiB fit in 8")
         pool.endPass(byteCount: 2 << 20, headroom: 0)
 
-        final class Flag: Sendable { let isSet = Atomic(false) }
-        let firstEnded = Flag()
-        let waiter = Task.detached {
+        // The waiting pass blocks its thread, so it gets a thread of its own: on one of Swift
+        // concurrency's few shared threads it would keep other tests' tasks from running.
+        final class Outcome: Sendable {
+            let firstEnded = Atomic(false), admitted = Atomic(false), afterTheFirst = Atomic(false)
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        Thread {
             // 4 MiB fit in 8 alone but not beside the first's 6, and the reservation cannot grow
             // while `held` is out.
-            let admitted = pool.admitPass(byteCount: 4 << 20, headroom: 0)
-            return (admitted, firstEnded.isSet.load(ordering: .sequentiallyConsistent))
-        }
-        try? await Task.sleep(for: .milliseconds(100))
-        firstEnded.isSet.store(true, ordering: .sequentiallyConsistent)
+            outcome.admitted.store(pool.admitPass(byteCount: 4 << 20, headroom: 0), ordering: .sequentiallyConsistent)
+            outcome.afterTheFirst.store(outcome.firstEnded.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            outcome.done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        outcome.firstEnded.store(true, ordering: .sequentiallyConsistent)
         pool.give(held)
         pool.endPass(byteCount: 6 << 20, headroom: 0)
-        let (admitted, afterTheFirst) = await waiter.value
+        outcome.done.wait()
+        let admitted = outcome.admitted.load(ordering: .sequentiallyConsistent)
+        let afterTheFirst = outcome.afterTheFirst.load(ordering: .sequentiallyConsistent)
         #expect(admitted && afterTheFirst, "admitted only once the first pass had ended")
         #expect(pool.reservedBytes == 8 << 20)
         pool.endPass(byteCount: 4 << 20, headroom: 0)
