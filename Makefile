@@ -103,6 +103,7 @@ test-swift:
 ## (the plugin adds no flag to the package's modules).
 .PHONY: docs
 docs: deps
+	@mkdir -p .build-docs  # the plugin moves the archive there, and does not make the folder
 	SWIFTYOLO_DOCS=1 swift package $(SWIFT_RELEASE_FLAGS) generate-documentation --target SwiftYOLO \
 	  --warnings-as-errors --output-path .build-docs/SwiftYOLO.doccarchive
 	@echo "docs: .build-docs/SwiftYOLO.doccarchive"
