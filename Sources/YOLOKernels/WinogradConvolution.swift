@@ -73,13 +73,24 @@ package struct WinogradConvolution: Sendable {
         let transformed = [Float](unsafeUninitializedCapacity: points * points * planeSize) { transformed, count in
             weights.withUnsafeBufferPointer { weights in
                 let weights = weights.baseAddress!, transformed = transformed.baseAddress!
+                let filterSize = inputChannels * 9
                 ComputeThreads.parallelFor(panels) { panel in
                     let filters = min(panelRows, outputChannels - panel * panelRows)
+                    // The panel's filters interleaved in double precision, each read in order: tap
+                    // `i = 9c + 3ky + kx` of filter `lane` at double `8i + lane`, so that a tap of
+                    // the eight filters is one vector load (gathered lane by lane, a tap at a time,
+                    // the taps took most of a model's load).
+                    let interleaved = UnsafeMutableRawPointer.allocate(byteCount: filterSize * 64, alignment: 64)
+                    defer { interleaved.deallocate() }
+                    let lanes = interleaved.bindMemory(to: Double.self, capacity: filterSize * panelRows)
+                    if filters < panelRows { lanes.initialize(repeating: 0, count: filterSize * panelRows) }
+                    for lane in 0..<filters {
+                        let filter = weights + (panel * panelRows + lane) * filterSize
+                        for i in 0..<filterSize { lanes[i * panelRows + lane] = Double(filter[i]) }
+                    }
                     for c in 0..<inputChannels {
                         @inline(__always) func tap(_ ky: Int, _ kx: Int) -> SIMD8<Double> {
-                            var values = SIMD8<Double>()
-                            for lane in 0..<filters { values[lane] = Double(weights[((panel * panelRows + lane) * inputChannels + c) * 9 + 3 * ky + kx]) }
-                            return values
+                            UnsafeRawPointer(interleaved).load(fromByteOffset: (9 * c + 3 * ky + kx) * 64, as: SIMD8<Double>.self)
                         }
                         // (G g Gᵀ)[row][col] into plane ξ = points · row + col, rounded once.
                         let destination = UnsafeMutableRawPointer(transformed + (panel * inputChannels + c) * panelRows)
