@@ -20,6 +20,11 @@ package struct ActivationMemoryShortfall: Error, Equatable, Sendable {
         (self.plannedBytes, self.bound) = (plannedBytes, bound)
     }
 
+    /// `plannedBytes` that the arena could not reserve under this process's address-space limit.
+    static func overAddressSpace(plannedBytes: Int) -> ActivationMemoryShortfall {
+        ActivationMemoryShortfall(plannedBytes: plannedBytes, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
+    }
+
     /// `about 30.2 MB for activations, over the memory limit of 20.0 MB`, with `limitName` naming
     /// the caller's limit; or `…, which this process could not reserve under its address-space
     /// limit (ulimit -v) of 131.8 MB` (with room left for the rest of the pass).
@@ -43,13 +48,15 @@ extension DetectionModel {
     /// (`BufferPool.reserve(atLeast:)`, which reserves them); `nil` where they fit.
     package func activationMemoryShortfall(height: Int, width: Int, limit: Int?, passes: Int = 1,
                                            pool: BufferPool = .shared) -> ActivationMemoryShortfall? {
-        let (product, overflow) = plannedActivationBytes(height: height, width: width).multipliedReportingOverflow(by: passes)
-        let planned = overflow ? Int.max : product
-        if let limit, planned > limit { return ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
-        guard pool.reserve(atLeast: planned, leavingFree: Self.allocatorHeadroom(planned: planned, passes: passes)) else {
-            return ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
+        do {
+            let planned = try plannedActivationBytes(height: height, width: width, passes: passes, within: limit)
+            guard pool.reserve(atLeast: planned, leavingFree: Self.allocatorHeadroom(planned: planned, passes: passes)) else {
+                return .overAddressSpace(plannedBytes: planned)
+            }
+            return nil
+        } catch {
+            return error
         }
-        return nil
     }
 
     /// Runs `pass`, a forward pass of a `height × width` input with whatever it allocates, once its
@@ -63,14 +70,21 @@ extension DetectionModel {
             if let shortfall = activationMemoryShortfall(height: height, width: width, limit: limit, pool: pool) { throw shortfall }
             return try pass()
         }
-        let planned = plannedActivationBytes(height: height, width: width)
-        if let limit, planned > limit { throw ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
+        let planned = try plannedActivationBytes(height: height, width: width, passes: 1, within: limit)
         let headroom = Self.allocatorHeadroom(planned: planned, passes: 1)
-        guard pool.admitPass(byteCount: planned, headroom: headroom) else {
-            throw ActivationMemoryShortfall(plannedBytes: planned, bound: .addressSpace(limitBytes: BufferPool.addressSpaceLimit))
-        }
+        guard pool.admitPass(byteCount: planned, headroom: headroom) else { throw ActivationMemoryShortfall.overAddressSpace(plannedBytes: planned) }
         defer { pool.endPass(byteCount: planned, headroom: headroom) }
         return try pass()
+    }
+
+    /// The memory plan of `passes` passes of a `height × width` input run at once (`Int.max` where
+    /// the product overflows), checked against the caller's `limit`.
+    private func plannedActivationBytes(height: Int, width: Int, passes: Int,
+                                        within limit: Int?) throws(ActivationMemoryShortfall) -> Int {
+        let (product, overflow) = plannedActivationBytes(height: height, width: width).multipliedReportingOverflow(by: passes)
+        let planned = overflow ? Int.max : product
+        if let limit, planned > limit { throw ActivationMemoryShortfall(plannedBytes: planned, bound: .limit(limitBytes: limit)) }
+        return planned
     }
 
     /// Under an address-space limit, the room to leave free beside the tensors of `passes` passes
