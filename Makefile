@@ -176,15 +176,15 @@ golden:
 	@echo "see Tests/Fixtures/README.md for the commands, run with $(GOLDEN_VENV)/bin/python"
 
 ## One binary for every x86-64 Linux: dist/swift-yolo (git-ignored), statically linked: the Swift
-## runtime, Foundation (with ICU's data), libpng, libjpeg-turbo, zlib and glibc are all in
+## runtime, FoundationEssentials, libpng, libjpeg-turbo, zlib and glibc are all in
 ## it, so it runs on a host with nothing installed (`make static-check` runs it in an empty chroot).
 ## Release mode with no -target-cpu: the kernel set is chosen at run time, as in every build. It is
 ## the objects of the release build in .build (the ones `make test` tests and `make release` links)
 ## linked again with -static-executable (tools/static/link.py; tools/static/static_libraries.swift
-## names the archives Foundation's need), so the package is compiled once for both. The unstripped
+## names the archives FoundationEssentials needs), so the package is compiled once for both. The unstripped
 ## binary and the link's log go to .build-static/, and dist/ gets the binary stripped. glibc warns at
 ## the link that getpwnam, getaddrinfo, dlopen and the like would need its shared libraries at run
-## time: Foundation and the Swift runtime link them, and detect never calls them (the chroot check
+## time: FoundationEssentials and the Swift runtime link them, and detect never calls them (the chroot check
 ## proves it).
 ## tools/static/proc_free_runtime.c lets the Swift runtime start without /proc (see there).
 ## The static archives come from the -dev packages: libpng16.a, libjpeg.a, libz.a, libc.a.
@@ -193,7 +193,7 @@ STATIC_SCRATCH      := .build-static
 STATIC_SHIM         := $(STATIC_SCRATCH)/proc_free_runtime.o
 STATIC_LIBRARIES    := $(STATIC_SCRATCH)/static_libraries.o
 STATIC_LINK_FLAGS   := -static-executable $(CURDIR)/$(STATIC_LIBRARIES) -Xlinker $(CURDIR)/$(STATIC_SHIM) \
-                       -Xlinker --wrap=dladdr -Xlinker -lz -Xlinker $(CURDIR)/$(BUILD_INFO_OBJECT)
+                       -Xlinker --wrap=dladdr -Xlinker -lz -Xlinker -lm -Xlinker $(CURDIR)/$(BUILD_INFO_OBJECT)
 
 static-deps:
 	@$(call apt_ensure,$(STATIC_APT_PACKAGES))

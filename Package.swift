@@ -55,27 +55,31 @@ let package = Package(
         // Files and processes: lossless file names, regular-file checks, no-clobber atomic writes,
         // interrupts, the CPUs a process may use (with the few calls Swift cannot make safely, in C).
         .target(name: "CSystemCalls"),
-        .target(name: "YOLOFileSystem", dependencies: ["CSystemCalls"]),
+        .target(name: "YOLOFileSystem", dependencies: ["CSystemCalls", "YOLOPlatform"]),
+        // Threads, locks and printf's number formatting from the C library: the few things the
+        // engine would otherwise take from Foundation, which would link ICU's data (about 40 MB of
+        // the static binary) where FoundationEssentials serves the rest.
+        .target(name: "YOLOPlatform", dependencies: ["CSystemCalls"]),
 
         // The engine. Tensors take their storage from one arena (`BufferPool`), which tells
         // AddressSanitizer which of its ranges no tensor holds.
         .target(name: "CAddressSanitizer"),
-        .target(name: "YOLOTensor", dependencies: ["CAddressSanitizer", "CSystemCalls"]),
+        .target(name: "YOLOTensor", dependencies: ["CAddressSanitizer", "CSystemCalls", "YOLOPlatform"]),
         // Software prefetch for the kernels (a static inline C function, which Swift inlines).
         .target(name: "CPrefetch"),
         // The kernels' types, weight packing and the table of a kernel set (`KernelSet`).
-        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CSystemCalls"]),
+        .target(name: "YOLOKernels", dependencies: ["YOLOTensor", "CSystemCalls", "YOLOPlatform"]),
     ] + kernelSetTargets + [
         .target(name: "CCPUFeatures"),
         // The choice of a kernel set at load: SWIFTYOLO_KERNELS, else the widest the CPU runs.
-        .target(name: "YOLOKernelSets", dependencies: ["YOLOKernels", "CCPUFeatures"] + kernelSetTargets.map { .target(name: $0.name) }),
+        .target(name: "YOLOKernelSets", dependencies: ["YOLOKernels", "CCPUFeatures", "YOLOPlatform"] + kernelSetTargets.map { .target(name: $0.name) }),
         .target(name: "YOLOModel", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOKernelSets", "YOLOFileSystem"]),
 
         // Images in, detections out.
         // setjmp-safe C wrappers: libpng and libjpeg report errors by longjmp, which Swift cannot catch.
         .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "YOLOImage", dependencies: ["CImageCodecs", "YOLOFileSystem", "YOLOKernels"]),
-        .target(name: "YOLODetect", dependencies: ["YOLOFileSystem"]),
+        .target(name: "YOLOImage", dependencies: ["CImageCodecs", "YOLOFileSystem", "YOLOKernels", "YOLOPlatform"]),
+        .target(name: "YOLODetect", dependencies: ["YOLOFileSystem", "YOLOPlatform"]),
 
         // The public facade and the command-line tool.
         .target(name: "SwiftYOLO", dependencies: ["YOLOTensor", "YOLOKernels", "YOLOModel", "YOLOImage", "YOLODetect"]),
@@ -85,13 +89,13 @@ let package = Package(
         .target(name: "SwiftYOLOVideo", dependencies: ["SwiftYOLO", "YOLOVideo", "YOLORecipes"]),
         // What crosses the wire: the JSON of a result (detect --json, /v1/detect), the KServe v2
         // request and response, multipart form data, options from a query string.
-        .target(name: "YOLOServing", dependencies: ["SwiftYOLO", "YOLORecipes", "YOLOFileSystem"]),
+        .target(name: "YOLOServing", dependencies: ["SwiftYOLO", "YOLORecipes", "YOLOFileSystem", "YOLOPlatform"]),
         // The commit a build was made from, for --version (the Makefile defines it for release builds).
         .target(name: "CBuildInfo"),
         // The command-line tool's commands, a library so that tests and fuzz targets use them as they are.
         .target(
             name: "SwiftYOLOCommands",
-            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "CBuildInfo",
+            dependencies: ["SwiftYOLO", "SwiftYOLOVideo", "YOLOModel", "YOLOKernels", "YOLOImage", "YOLOFileSystem", "YOLOServing", "YOLOPlatform", "CBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")] + (withServer ? ["SwiftYOLOServer"] : [])),
         .executableTarget(name: "swift-yolo", dependencies: ["SwiftYOLOCommands"]),
 
@@ -115,7 +119,7 @@ if withServer {
     package.targets += [
         // The HTTP server of `swift-yolo serve`: routes, the inference queue, limits, metrics.
         .target(name: "SwiftYOLOServer", dependencies: [
-            "SwiftYOLO", "YOLOServing", "YOLOModel",
+            "SwiftYOLO", "YOLOServing", "YOLOModel", "YOLOPlatform",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),

@@ -87,3 +87,13 @@ void sy_limit_malloc_arenas(void) {
     mallopt(M_ARENA_MAX, 1);
 #endif
 }
+
+void sy_name_thread(const char *name) {
+#ifdef __GLIBC__
+    char truncated[16];
+    snprintf(truncated, sizeof truncated, "%s", name);
+    pthread_setname_np(pthread_self(), truncated);
+#else
+    (void)name;
+#endif
+}

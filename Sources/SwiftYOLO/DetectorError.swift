@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOModel
 
 /// Why `Detector` refused a model file, options or an input that the lower layers never saw.

@@ -1,9 +1,10 @@
 import ArgumentParser
-import Foundation
-import YOLOServing
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import YOLOFileSystem
 import YOLOImage
+import YOLOServing
 
 /// `swift-yolo background`: the photo kit's cut-out. Segments each image and replaces everything
 /// outside the chosen objects' masks by a colour, transparency or another picture.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import YOLOFileSystem
 import YOLOImage

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOFileSystem
 import YOLOKernels
+import YOLOPlatform
 
 /// The results of `swift-yolo bench`, as tables for people or one JSON object for scripts.
 struct BenchReport {
@@ -41,19 +43,19 @@ struct BenchReport {
             "model \(DisplayText.terminal(model)) (\(head) head), input \(height)×\(width), \(threads) thread\(threads == 1 ? "" : "s"), \(runs) runs after \(warmup) warm-up",
             "SwiftYOLO kernels: \(kernels.name) (\(kernels.instructions); \(kernels.vectorLanes)-float vectors, "
                 + (kernels.fusedMultiplyAdd ? "fused multiply-add" : "separate multiply and add") + ") on \(cpu)",
-            String(format: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
+            String(cFormat: "forward pass: median %.2f ms, min %.2f ms, max %.2f ms (%.2f GFLOP, %.1f GFLOP/s)",
                    median, totals.min() ?? 0, totals.max() ?? 0, Double(totalFlops) / 1e9, Double(totalFlops) / 1e6 / median),
-            String(format: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once in an arena of %.1f MB, planned %.1f MB)",
+            String(cFormat: "model load %.1f ms, peak resident memory %.1f MB (tensors at most %.1f MB at once in an arena of %.1f MB, planned %.1f MB)",
                    loadMilliseconds, peakResidentMegabytes, peakTensorMegabytes, arenaMegabytes, plannedTensorMegabytes),
             "",
         ]
         var table = TextTable([("layer", .right), ("module", .left), ("ms", .right), ("GFLOP", .right), ("GFLOP/s", .right), ("share", .right)])
         let layerSum = layers.reduce(0) { $0 + $1.milliseconds }
         for layer in layers {
-            table.append([String(layer.index), layer.module, String(format: "%.2f", layer.milliseconds),
-                          String(format: "%.3f", Double(layer.flops) / 1e9),
-                          layer.flops > 0 ? String(format: "%.1f", Double(layer.flops) / 1e6 / max(layer.milliseconds, 1e-6)) : "-",
-                          String(format: "%.1f%%", 100 * layer.milliseconds / max(layerSum, 1e-9))])
+            table.append([String(layer.index), layer.module, String(cFormat: "%.2f", layer.milliseconds),
+                          String(cFormat: "%.3f", Double(layer.flops) / 1e9),
+                          layer.flops > 0 ? String(cFormat: "%.1f", Double(layer.flops) / 1e6 / max(layer.milliseconds, 1e-6)) : "-",
+                          String(cFormat: "%.1f%%", 100 * layer.milliseconds / max(layerSum, 1e-9))])
         }
         lines.append(table.render())
         return lines.joined(separator: "\n")

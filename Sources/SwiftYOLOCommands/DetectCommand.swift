@@ -1,12 +1,13 @@
 import ArgumentParser
-import Foundation
-import YOLOServing
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import SwiftYOLOVideo
 import YOLODetect
 import YOLOFileSystem
 import YOLOImage
 import YOLOModel
+import YOLOServing
 
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

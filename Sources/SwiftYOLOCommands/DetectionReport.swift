@@ -1,8 +1,10 @@
-import Foundation
-import YOLOFileSystem
-import YOLOServing
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import SwiftYOLOVideo
+import YOLOFileSystem
+import YOLOPlatform
+import YOLOServing
 
 /// How `detect` prints one image's result for people (a table) and as a flat array; the JSON line
 /// is `ResultJSON.line`.
@@ -18,8 +20,8 @@ enum DetectionReport {
         var table = TextTable([("class", .right), ("label", .left), ("conf", .right), ("x1", .right), ("y1", .right), ("x2", .right), ("y2", .right)]
                               + (rotations == nil ? [] : [("rot", .right)]))
         for (i, d) in result.detections.enumerated() {
-            table.append([String(d.classId), DisplayText.terminal(d.label), String(format: "%.3f", d.confidence)]
-                         + [d.box.x1, d.box.y1, d.box.x2, d.box.y2].map { String(format: "%.1f", $0) }
+            table.append([String(d.classId), DisplayText.terminal(d.label), String(cFormat: "%.3f", d.confidence)]
+                         + [d.box.x1, d.box.y1, d.box.x2, d.box.y2].map { String(cFormat: "%.1f", $0) }
                          + (rotations.map { [String($0[i].degrees)] } ?? []))
         }
         lines.append(table.render(indent: "  "))

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import YOLOPlatform
 import YOLOTensor
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ struct MemorySize: ExpressibleByArgument, CustomStringConvertible {
     static var defaultLimit: MemorySize {
         var total = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
         if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
-           let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0 {
+           let limit = Int(text.trimmingWhitespace()), limit > 0 {
             total = min(total, limit)
         }
         return MemorySize(bytes: max(total / 2, 1 << 28))

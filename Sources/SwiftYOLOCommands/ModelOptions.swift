@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `--model` option shared by every subcommand, with its documented default.
 struct ModelOptions: ParsableArguments {

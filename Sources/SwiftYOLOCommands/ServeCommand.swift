@@ -1,10 +1,11 @@
 #if canImport(SwiftYOLOServer)
 import ArgumentParser
 import Dispatch
-import Foundation
-import Synchronization
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import SwiftYOLOServer
+import Synchronization
 import YOLOKernels
 
 struct ServeCommand: ParsableCommand {

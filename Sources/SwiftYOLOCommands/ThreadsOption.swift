@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOKernels
 
 /// `--threads`: how many threads one forward pass uses (`ComputeThreads`), for the commands that run

@@ -1,7 +1,9 @@
 import ArgumentParser
+import FoundationEssentials
+import Glibc
 import YOLOFileSystem
-import Foundation
 import YOLOModel
+import YOLOPlatform
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,7 +62,7 @@ struct VerifyCommand: ParsableCommand {
                                ("first bad", .right), ("bound", .left), ("", .left)])
         for row in verification.rows {
             table.append([row.name, "[" + row.shape.map(String.init).joined(separator: ", ") + "]",
-                          String(format: "%.3g", row.difference.maxAbsolute), String(format: "%.3g", row.difference.relativeToScale),
+                          String(cFormat: "%.3g", row.difference.maxAbsolute), String(cFormat: "%.3g", row.difference.relativeToScale),
                           row.difference.firstBadIndex.map(String.init) ?? "-", row.bound, row.passed ? "ok" : "FAIL"])
         }
         try StandardStreams.line(table.render())

@@ -1,9 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import SwiftYOLOVideo
 import YOLOFileSystem
 import YOLOImage
+import YOLOPlatform
 
 struct VideoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -208,11 +210,11 @@ struct VideoCommand: ParsableCommand {
             let d = object.detection
             if let track = object.track {
                 return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId,
-                                     text: "#\(track) \(d.label) \(String(format: "%.2f", d.confidence))")
+                                     text: "#\(track) \(d.label) \(String(cFormat: "%.2f", d.confidence))")
             }
             return BoxAnnotation(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2, classId: d.classId, name: d.label, confidence: d.confidence)
         }
-        let wanted = Directory.appending(String(format: "frame_%06d", report.frame), to: directory) + options.saveFormat.fileExtension
+        let wanted = Directory.appending(String(cFormat: "frame_%06d", report.frame), to: directory) + options.saveFormat.fileExtension
         let written = try CommandFailure.writing { try Annotator.annotate(report.image, boxes: boxes).write(to: wanted, format: options.saveFormat) }
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
     }

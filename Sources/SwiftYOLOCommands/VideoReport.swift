@@ -1,6 +1,8 @@
-import Foundation
-import YOLOServing
+import FoundationEssentials
+import Glibc
 import SwiftYOLOVideo
+import YOLOPlatform
+import YOLOServing
 
 /// How `video` prints its JSON Lines: one object per processed frame, settle events, frame
 /// errors, and a closing summary.
@@ -37,7 +39,7 @@ enum VideoReport {
         let fps = wallSeconds > 0 ? Double(counts.processed) / wallSeconds : 0
         return "{\"event\": \"end\", \"source\": \(ResultJSON.string(source)), \"frames\": \(counts.read), "
             + "\"processed\": \(counts.processed), \"skipped\": \(counts.skipped), \"dropped\": \(counts.dropped), "
-            + "\"failed\": \(failed), \"seconds\": \(String(format: "%.3f", wallSeconds)), \"fps\": \(String(format: "%.2f", fps))}"
+            + "\"failed\": \(failed), \"seconds\": \(String(cFormat: "%.3f", wallSeconds)), \"fps\": \(String(cFormat: "%.2f", fps))}"
     }
 
     private static func detectionsField(_ detections: [StreamDetection], array: Bool, showsRotation: Bool) -> String {
@@ -50,7 +52,7 @@ enum VideoReport {
 
     /// Seconds with microsecond precision, trailing zeros trimmed (`0.1`, `1.033367`).
     private static func seconds(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
+        var text = String(cFormat: "%.6f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

@@ -1,7 +1,9 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import YOLOPlatform
 import YOLOServing
 
 /// Reads a request body whole, within the server's limits: a declared length over `maxBody` is
@@ -51,7 +53,7 @@ struct RequestBodyReader: Sendable {
     static func checkCodings(_ headers: HTTPFields) throws(RequestError) {
         func codings(_ name: HTTPField.Name) -> [String] {
             headers[values: name].flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+                .map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }
         }
         if let coding = codings(.contentEncoding).first(where: { $0 != "identity" }) {
             throw RequestError(status: 415, "the body's content coding '\(coding)' is not supported: send it without Content-Encoding")

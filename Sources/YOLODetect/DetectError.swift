@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why post-processing or a label/class specification was refused. Each description names the
 /// offending input and says what would be accepted.

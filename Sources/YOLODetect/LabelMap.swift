@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOFileSystem
+import YOLOPlatform
 
 /// Display names for class ids, and parsing of class filters (`person,bus` or `0,5`).
 public struct LabelMap: Sendable, Equatable {
@@ -44,7 +46,7 @@ public struct LabelMap: Sendable, Equatable {
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         // "\r\n" is one Character in Swift, so it is matched as a whole.
         var lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { String($0.trimmingWhitespace()) }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
         if let empty = lines.firstIndex(where: \.isEmpty) {
             throw .labelsEmptyLine(file: source, line: empty + 1)
@@ -72,14 +74,12 @@ public struct LabelMap: Sendable, Equatable {
     func classIds(items: [String], spec: String) throws(DetectError) -> [Int] {
         var ids = Set<Int>()
         for raw in items {
-            let item = raw.trimmingCharacters(in: .whitespaces)
+            let item = String(raw.trimmingWhitespace())
             if item.isEmpty { throw .invalidClassFilter(spec, reason: "it has an empty item") }
             if item.allSatisfy(\.isASCII), item.allSatisfy(\.isNumber), let id = Int(item) {
                 guard id >= 0 && id < count else { throw .classIdOutOfRange(id, classCount: count) }
                 ids.insert(id)
-            } else if let id = names.firstIndex(of: item)
-                ?? names.firstIndex(where: { $0.caseInsensitiveCompare(item) == .orderedSame })
-            {
+            } else if let id = names.firstIndex(of: item) ?? names.firstIndex(where: { $0.lowercased() == item.lowercased() }) {
                 ids.insert(id)
             } else {
                 throw .unknownClassName(item, validExamples: suggestions(for: item), classCount: count)

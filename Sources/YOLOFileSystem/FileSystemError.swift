@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a file could not be read, listed, created or written. Every case names the path and says
 /// what is wrong in words (never a bare error code).

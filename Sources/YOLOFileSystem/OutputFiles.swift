@@ -1,9 +1,10 @@
 #if canImport(Glibc)
 import Glibc
+import YOLOPlatform
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The files a command writes, which it never reads as inputs: standard output when it is a
 /// regular file (`detect --json link.jpg >> c.jpg`, with `link.jpg` a link to `c.jpg`, appended to
@@ -39,8 +40,8 @@ package enum OutputFiles {
         var created: Set<Identity> = []
     }
 
-    // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
-    private static let lock = NSLock()
+    // A pthread mutex (`Lock`) rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
+    private static let lock = Lock()
     nonisolated(unsafe) private static var recorded = Recorded()  // guarded by `lock`
 
     /// Starts keeping outputs from inputs: notes standard output's file, if it is a regular one, and

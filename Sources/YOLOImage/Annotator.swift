@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import YOLOPlatform
 
 /// One labelled box to draw, in the image's own pixel coordinates.
 package struct BoxAnnotation: Sendable, Equatable {
@@ -23,7 +25,7 @@ package struct BoxAnnotation: Sendable, Equatable {
     /// A box labelled `"<name> <confidence to 2 decimals>"`, as Ultralytics labels it.
     package init(x1: Float, y1: Float, x2: Float, y2: Float, classId: Int, name: String, confidence: Float) {
         self.init(x1: x1, y1: y1, x2: x2, y2: y2, classId: classId,
-                  text: "\(name) \(String(format: "%.2f", Double(confidence)))")
+                  text: "\(name) \(String(cFormat: "%.2f", Double(confidence)))")
     }
 }
 

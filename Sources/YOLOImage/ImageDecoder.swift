@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc

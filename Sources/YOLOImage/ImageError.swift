@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why an image could not be read, decoded or written. Every case names the file (or, for
 /// in-memory data, the name the caller gave it) and says what is wrong in its `description`.

@@ -1,7 +1,9 @@
 import CCPUFeatures
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOKernels
 import YOLOKernelsBaseline
+import YOLOPlatform
 #if arch(x86_64)
 import YOLOKernelsAVX2
 import YOLOKernelsAVX512
@@ -33,7 +35,7 @@ package enum KernelSets {
 
     /// The CPU's brand string (`AMD EPYC 7B13`), or `unknown CPU`.
     package static var cpuName: String {
-        let brand = String(cString: swiftyolo_cpu_brand()).trimmingCharacters(in: .whitespaces)
+        let brand = String(String(cString: swiftyolo_cpu_brand()).trimmingWhitespace())
         return brand.isEmpty ? "unknown CPU" : brand
     }
 

@@ -1,5 +1,6 @@
 import CSystemCalls
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How many cores this process may keep busy: the default thread count of a forward pass.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How many threads the kernels use. The kernels split their work themselves (convolutions by
 /// blocks of output positions or tiles, direct loops by channel, attention by head). Set it once,

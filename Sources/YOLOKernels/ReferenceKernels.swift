@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Plain, obviously correct versions of the kernels, kept beside the fast ones so tests can hold the
 /// fast paths against them (as ncnn tests its optimized layers against the plain ones).

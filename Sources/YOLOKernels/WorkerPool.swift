@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import YOLOPlatform
 
 /// A fixed set of worker threads that run the chunks of one `parallelFor` at a time, with the
 /// caller working too; while one job runs, a `parallelFor` from another thread runs serially on
@@ -35,7 +37,7 @@ package final class WorkerPool: @unchecked Sendable {
     package static let chunksPerThread = 4
     /// Iterations per thread up to which each iteration is a chunk of its own.
     package static let wholeIterationsPerThread = 16
-    private let condition = NSCondition()
+    private let condition = Condition()
     // Guarded by `condition`:
     private var threadCount = 1
     private var workers = 0
@@ -57,7 +59,7 @@ package final class WorkerPool: @unchecked Sendable {
     private let yieldTime = Duration.microseconds(5)
 
     /// Where the workers beyond the count in use wait; `workersInUse` is guarded by it.
-    private let parking = NSCondition()
+    private let parking = Condition()
     private var workersInUse = 0
 
     package init(threads: Int) {
@@ -86,12 +88,10 @@ package final class WorkerPool: @unchecked Sendable {
         parking.unlock()
         while workers < count - 1 {
             let index = workers
-            let thread = Thread {
+            SystemThread.detach(name: "kernels \(index)", stackSize: 1 << 20) {
                 ParallelRegion.enter()  // for good: a worker only ever runs chunks
                 self.work(index: index)
             }
-            thread.stackSize = 1 << 20
-            thread.start()
             workers += 1
         }
     }

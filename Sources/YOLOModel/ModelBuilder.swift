@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import YOLOKernels
 
 /// Builds the layers of a `DetectionModel` from its description, as Ultralytics' `parse_model` does:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a model cannot be built from a weights file whose tensors are themselves sound.
 package enum ModelError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import YOLOFileSystem
 #if canImport(Glibc)
 import Glibc

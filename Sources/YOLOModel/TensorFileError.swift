@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a tensor file (weights or golden tensors) cannot be used. Every case names the file, and the
 /// tensor where one is at fault.

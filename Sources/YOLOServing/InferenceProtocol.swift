@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 
 /// The KServe Open Inference Protocol v2 (REST) as this server speaks it: one input named `image`

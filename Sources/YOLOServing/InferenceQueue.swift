@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import YOLOPlatform
 
 /// Runs detections on threads of its own, `workers` at a time, so that forward passes never hold
 /// the threads of Swift concurrency or of NIO's event loops (which go on accepting, parsing and
@@ -20,8 +23,8 @@ package final class InferenceQueue: Sendable {
 
     package let workers: Int
     package let maxQueue: Int
-    // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
-    private let lock = NSLock()
+    // A pthread mutex (`Lock`) rather than Synchronization.Mutex: ThreadSanitizer sees the former (docs/reliability.md, K4).
+    private let lock = Lock()
     nonisolated(unsafe) private var state = State()  // guarded by `lock`
     private let jobsWaiting = DispatchSemaphore(value: 0)
     /// Called with (waiting, running) whenever either changes, for the metrics; under `lock`, so that
@@ -33,10 +36,8 @@ package final class InferenceQueue: Sendable {
         self.maxQueue = max(0, maxQueue)
         self.onChange = onChange
         for index in 0..<self.workers {
-            let thread = Thread { [self] in work() }
-            thread.name = "swift-yolo inference \(index)"
-            thread.stackSize = 8 << 20  // as the main thread's: the forward pass recurses through the graph
-            thread.start()
+            // A stack as large as the main thread's: the forward pass recurses through the graph.
+            SystemThread.detach(name: "inference \(index)", stackSize: 8 << 20) { [self] in work() }
         }
     }
 

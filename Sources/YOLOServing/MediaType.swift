@@ -4,6 +4,6 @@
 package enum MediaType {
     package static func of(_ contentType: some StringProtocol) -> String {
         let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return type.trimmingWhitespace().lowercased()
+        return type.trimmingOptionalWhitespace().lowercased()
     }
 }

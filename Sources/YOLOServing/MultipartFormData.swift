@@ -1,3 +1,5 @@
+import YOLOPlatform
+
 /// The file part of a `multipart/form-data` body (RFC 7578), as browsers and `curl -F` send an
 /// upload: the part named `image` or `file`, else the first part with a file name, else the first.
 ///
@@ -25,11 +27,11 @@ package struct MultipartFormData: Sendable {
     /// is not form data or names no usable boundary (1 to 70 characters, RFC 2046).
     package static func boundary(contentType: String) -> String? {
         guard MediaType.of(contentType) == "multipart/form-data" else { return nil }
-        let fields = contentType.split(separator: ";").map { $0.trimmingWhitespace() }
+        let fields = contentType.split(separator: ";").map { $0.trimmingOptionalWhitespace() }
         for field in fields.dropFirst() {
             guard let equals = field.firstIndex(of: "=") else { continue }
-            guard field[..<equals].trimmingWhitespace().lowercased() == "boundary" else { continue }
-            var value = field[field.index(after: equals)...].trimmingWhitespace()
+            guard field[..<equals].trimmingOptionalWhitespace().lowercased() == "boundary" else { continue }
+            var value = field[field.index(after: equals)...].trimmingOptionalWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
             guard (1...70).contains(value.utf8.count), !value.utf8.contains(where: { $0 < 0x20 || $0 > 0x7E }) else { return nil }
             return String(value)
@@ -85,8 +87,8 @@ package struct MultipartFormData: Sendable {
                 throw .badRequest("multipart body: a part header is not UTF-8")
             }
             guard let colon = text.firstIndex(of: ":") else { throw .badRequest("multipart body: a part header has no ':'") }
-            let name = text[..<colon].trimmingWhitespace().lowercased()
-            let value = text[text.index(after: colon)...].trimmingWhitespace()
+            let name = text[..<colon].trimmingOptionalWhitespace().lowercased()
+            let value = text[text.index(after: colon)...].trimmingOptionalWhitespace()
             switch name {
             case "content-disposition":
                 let parameters = Self.parameters(value)
@@ -109,7 +111,7 @@ package struct MultipartFormData: Sendable {
         while let semicolon = rest.firstIndex(of: ";") {
             rest = rest[rest.index(after: semicolon)...].drop { $0 == " " || $0 == "\t" }
             guard let equals = rest.firstIndex(of: "=") else { break }
-            let key = rest[..<equals].trimmingWhitespace().lowercased()
+            let key = rest[..<equals].trimmingOptionalWhitespace().lowercased()
             var valueStart = rest[rest.index(after: equals)...]
             var text = ""
             if valueStart.first == "\"" {
@@ -126,7 +128,7 @@ package struct MultipartFormData: Sendable {
                 rest = end < valueStart.endIndex ? valueStart[valueStart.index(after: end)...] : valueStart[valueStart.endIndex...]
             } else {
                 let end = valueStart.firstIndex(of: ";") ?? valueStart.endIndex
-                text = String(valueStart[..<end].trimmingWhitespace())
+                text = String(valueStart[..<end].trimmingOptionalWhitespace())
                 rest = valueStart[end...]
             }
             result[key] = text
@@ -154,10 +156,6 @@ package struct MultipartFormData: Sendable {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> SubSequence {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return self[endIndex...] }
-        return self[first...last]
-    }
+    /// The text without the spaces and tabs at its ends: HTTP's optional whitespace (RFC 9110 §5.6.3).
+    func trimmingOptionalWhitespace() -> SubSequence { trimming(while: { $0 == " " || $0 == "\t" }) }
 }

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwiftYOLO
 import YOLOFileSystem
+import YOLOPlatform
 import YOLORecipes
 
 /// The JSON of one image's result, as `detect --json` prints it (one line) and `POST /v1/detect`
@@ -50,6 +52,6 @@ package enum ResultJSON {
     }
 
     /// Milliseconds with two decimals.
-    package static func milliseconds(_ value: Double) -> String { String(format: "%.2f", value) }
+    package static func milliseconds(_ value: Double) -> String { String(cFormat: "%.2f", value) }
     package static func milliseconds(_ duration: Duration) -> String { milliseconds(duration.milliseconds) }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import YOLOPlatform
 
 /// Hands a result from a thread of our own to the task that awaits it, in a way ThreadSanitizer can
 /// follow.
@@ -15,7 +17,7 @@ package enum ThreadHandoff {
     package static func await<T: Sendable>(
         _ start: (_ deliver: @escaping @Sendable (Result<T, any Error>) -> Void) -> Void
     ) async throws -> T {
-        let order = NSLock()
+        let order = Lock()
         let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             start { result in order.withLock { continuation.resume(with: result) } }
         }

@@ -1,6 +1,8 @@
 import CAddressSanitizer
 import CSystemCalls
-import Foundation
+import FoundationEssentials
+import Glibc
+import YOLOPlatform
 
 /// Tensor storage: one arena of address space, reserved once, from which each request is carved
 /// and to which it returns, so that a forward pass touches about as much memory as it holds at
@@ -62,9 +64,9 @@ package final class BufferPool: Sendable {
         var reserved = 0
     }
 
-    // NSLock (a pthread mutex) rather than Synchronization.Mutex: ThreadSanitizer sees it, so the
+    // A pthread mutex (`Lock`) rather than Synchronization.Mutex: ThreadSanitizer sees it, so the
     // hand-over of a range from one thread to the next is not reported as a race.
-    private let lock = NSLock()
+    private let lock = Lock()
     nonisolated(unsafe) private var state = State()
 
     /// The passes admitted (`admitPass`) and not yet ended: how many, their plans' bytes and the
@@ -75,7 +77,7 @@ package final class BufferPool: Sendable {
         var bytes = 0
         var headroom = 0
     }
-    private let admissions = NSCondition()
+    private let admissions = Condition()
     nonisolated(unsafe) private var admitted = Admitted()
     package let capacityBytes: Int
     /// How far the readable and writable part grows at a time.

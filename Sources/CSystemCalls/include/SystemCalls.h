@@ -29,3 +29,7 @@ int sy_affinity_cpu_count(void);
 /// would otherwise reserve 64 MiB of address space: for a process under an address-space limit.
 /// Does nothing where the C library is not glibc.
 void sy_limit_malloc_arenas(void);
+
+/// Names the calling thread (`pthread_setname_np`, at most 15 bytes are kept), as `top -H` and
+/// debuggers show it; does nothing where that call is missing.
+void sy_name_thread(const char *name);
