@@ -102,6 +102,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "YOLOFileSystemTests", dependencies: ["YOLOFileSystem", "TestSupport"]),
+        .testTarget(name: "YOLOPlatformTests", dependencies: ["YOLOPlatform"]),
         .testTarget(name: "YOLOTensorTests", dependencies: ["YOLOTensor", "CAddressSanitizer"]),
         .testTarget(name: "YOLOKernelsTests", dependencies: ["YOLOKernels", "YOLOKernelSets", "YOLOModel", "TestSupport"]),
         .testTarget(name: "YOLOModelTests", dependencies: ["YOLOModel", "TestSupport"]),
