@@ -3,7 +3,8 @@ import Glibc
 /// A mutual-exclusion lock: a pthread mutex, which ThreadSanitizer sees (it intercepts
 /// `pthread_mutex_lock`; `Synchronization.Mutex`'s futex it does not, docs/reliability.md, K4).
 package final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// On the heap, so that it never moves; `Condition` waits on it.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     package init() {
         mutex.initialize(to: pthread_mutex_t())
