@@ -75,7 +75,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let cores = AvailableCores.count
-        ComputeThreads.set(threads ?? max(1, cores / (workers ?? cores)))
+        ThreadsOption.use(threads ?? max(1, cores / (workers ?? cores)), flag: "--threads")
         // Every worker's pass holds its own activations.
         let detector = try detector.makeDetector(passes: workers ?? cores)
         let modelPath = self.detector.modelOptions.resolvedPath
@@ -85,7 +85,12 @@ struct ServeCommand: ParsableCommand {
         configuration.port = port
         configuration.maxBody = maxBody.bytes
         configuration.readTimeout = .milliseconds(Int64((readTimeout * 1000).rounded()))
-        let server = InferenceServer(detector: detector, configuration: configuration)
+        let server: InferenceServer
+        do {
+            server = try InferenceServer(detector: detector, configuration: configuration)
+        } catch {
+            throw CommandFailure.failed("serve with \(configuration.workers) workers: \(error); use fewer --workers")
+        }
         let host = host, workers = configuration.workers, maxQueue = maxQueue, name = configuration.modelName
         do {
             try Self.wait {

@@ -22,6 +22,15 @@ struct ThreadsOption: ParsableArguments {
 
     /// Makes the forward passes from now on use `--threads` threads, else every core this process may use.
     func apply() {
-        ComputeThreads.set(threads ?? AvailableCores.count)
+        Self.use(threads ?? AvailableCores.count, flag: "--threads")
+    }
+
+    /// Makes the forward passes use `count` threads, with a warning on stderr where the system
+    /// starts fewer (`ComputeThreads.set`): the results are the same, only slower.
+    static func use(_ count: Int, flag: String) {
+        let started = ComputeThreads.set(count)
+        if started < count {
+            StandardStreams.message("warning: \(flag) \(count): the system refused threads past \(started) (ulimit -u, ulimit -v or the control group's pids.max); running with \(started)")
+        }
     }
 }

@@ -24,12 +24,13 @@ package struct InferenceServer: Sendable {
     let queue: InferenceQueue
     let bodyReader: RequestBodyReader
 
-    package init(detector: Detector, configuration: ServerConfiguration) {
+    /// Throws where the system refuses a worker's thread (`InferenceQueue.init`).
+    package init(detector: Detector, configuration: ServerConfiguration) throws {
         let metrics = ServerMetrics()
         self.detector = detector
         self.configuration = configuration
         self.metrics = metrics
-        queue = InferenceQueue(workers: configuration.workers, maxQueue: configuration.maxQueue,
+        queue = try InferenceQueue(workers: configuration.workers, maxQueue: configuration.maxQueue,
                                onChange: { metrics.recordQueue(waiting: $0, running: $1) })
         bodyReader = RequestBodyReader(maxBody: configuration.maxBody, timeout: configuration.readTimeout)
     }

@@ -14,8 +14,10 @@ package enum ComputeThreads {
     /// this engine is for, and far short of what would exhaust the process's threads or memory.
     package static let maximum = 1024
 
-    /// Uses `count` threads (clamped to 1…`maximum`) from now on.
-    package static func set(_ count: Int) {
+    /// Uses `count` threads (clamped to 1…`maximum`) from now on, or as many of them as the system
+    /// lets the pool start (`WorkerPool.setThreads`); returns the count in use.
+    @discardableResult
+    package static func set(_ count: Int) -> Int {
         pool.setThreads(min(max(1, count), maximum))
     }
 

@@ -62,7 +62,13 @@ package final class WorkerPool: @unchecked Sendable {
     private let parking = Condition()
     private var workersInUse = 0
 
-    package init(threads: Int) {
+    /// Each worker's stack, in bytes.
+    private let workerStackSize: Int
+
+    /// - Parameter workerStackSize: 1 MiB by default (the kernels' chunks recurse nowhere); tests
+    ///   ask for more than the address space to see the pool run on with the threads it has.
+    package init(threads: Int, workerStackSize: Int = 1 << 20) {
+        self.workerStackSize = workerStackSize
         setThreads(threads)
     }
 
@@ -74,26 +80,36 @@ package final class WorkerPool: @unchecked Sendable {
     }
 
     /// Uses `count` threads from now on, starting workers as needed (they are never stopped: the
-    /// pool lives as long as the process).
-    package func setThreads(_ count: Int) {
+    /// pool lives as long as the process), and returns the threads it uses: fewer than `count`
+    /// where the system refuses a worker (`ulimit -u`, a control group's `pids.max`, the stacks'
+    /// address space under `ulimit -v`). The results are the same for any count, so the pool runs
+    /// with the threads it has rather than stopping the process.
+    @discardableResult
+    package func setThreads(_ count: Int) -> Int {
         condition.lock()
         defer { condition.unlock() }
-        threadCount = count
         if shares.count < count {  // never shrunk: a job in flight may index them
             shares += Array(repeating: 0..<0, count: count - shares.count)
         }
-        parking.lock()
-        workersInUse = count - 1
-        parking.broadcast()
-        parking.unlock()
+        // A new worker waits for `condition`, which is held until the counts below are set.
         while workers < count - 1 {
             let index = workers
-            SystemThread.detach(name: "kernels \(index)", stackSize: 1 << 20) {
-                ParallelRegion.enter()  // for good: a worker only ever runs chunks
-                self.work(index: index)
+            do {
+                try SystemThread.detach(name: "kernels \(index)", stackSize: workerStackSize) {
+                    ParallelRegion.enter()  // for good: a worker only ever runs chunks
+                    self.work(index: index)
+                }
+            } catch {
+                break
             }
             workers += 1
         }
+        threadCount = min(count, workers + 1)
+        parking.lock()
+        workersInUse = threadCount - 1
+        parking.broadcast()
+        parking.unlock()
+        return threadCount
     }
 
     /// Whether the current thread is running chunks of a job (of any pool).

@@ -31,13 +31,18 @@ package final class InferenceQueue: Sendable {
     /// the counts arrive in the order they were taken and the last call is the queue as it stands.
     private let onChange: @Sendable (Int, Int) -> Void
 
-    package init(workers: Int, maxQueue: Int, onChange: @escaping @Sendable (_ waiting: Int, _ running: Int) -> Void = { _, _ in }) {
+    /// Throws where the system refuses one of the workers' threads (`SystemThread.StartFailure`):
+    /// a server with fewer workers than it was asked for would answer 503 where its operator
+    /// planned capacity, so it does not start. The workers already started then wait, idle, for a
+    /// job that never comes.
+    package init(workers: Int, maxQueue: Int,
+                 onChange: @escaping @Sendable (_ waiting: Int, _ running: Int) -> Void = { _, _ in }) throws(SystemThread.StartFailure) {
         self.workers = max(1, workers)
         self.maxQueue = max(0, maxQueue)
         self.onChange = onChange
         for index in 0..<self.workers {
             // A stack as large as the main thread's: the forward pass recurses through the graph.
-            SystemThread.detach(name: "inference \(index)", stackSize: 8 << 20) { [self] in work() }
+            try SystemThread.detach(name: "inference \(index)", stackSize: 8 << 20) { [self] in work() }
         }
     }
 

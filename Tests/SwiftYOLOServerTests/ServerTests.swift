@@ -19,7 +19,7 @@ import YOLOServing
         var configuration = ServerConfiguration(modelName: "yolo11n", workers: 2, maxQueue: 4)
         configuration.port = 0
         configure(&configuration)
-        let server = InferenceServer(detector: detector, configuration: configuration)
+        let server = try InferenceServer(detector: detector, configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await server.application { continuation.yield($0) }
         let running = Task { try await app.run() }

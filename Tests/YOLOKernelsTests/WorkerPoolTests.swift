@@ -42,6 +42,18 @@ import YOLOKernels
         }
     }
 
+    /// Where the system refuses the workers (their stacks past the address space here; `ulimit -u`,
+    /// `pids.max` or `ulimit -v` in use), the pool says so by the count it returns and runs every
+    /// iteration once on the threads it has, instead of stopping the process.
+    @Test func runsOnTheThreadsTheSystemGives() {
+        let pool = WorkerPool(threads: 4, workerStackSize: 1 << 50)
+        #expect(pool.threads == 1)
+        #expect(pool.setThreads(8) == 1)
+        let runs = Locked([Int](repeating: 0, count: 100))
+        pool.run(100) { i in runs.withLock { $0[i] += 1 } }
+        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 100))
+    }
+
     /// A job of few iterations (a convolution's blocks) is claimed an iteration at a time, so that
     /// no thread draws a chunk of two blocks at the end while the other waits; a long one in
     /// `chunksPerThread` chunks a thread.

@@ -7,7 +7,7 @@ struct InferenceQueueTests {
     /// requests one after another are never refused (the worker counted itself free only after
     /// handing the result over, and a caller quick enough got a 503 for the worker it had just left).
     @Test func aCallerWithItsResultFindsTheWorkerFree() async throws {
-        let queue = InferenceQueue(workers: 1, maxQueue: 0)
+        let queue = try InferenceQueue(workers: 1, maxQueue: 0)
         var refused = 0
         for round in 0..<2000 {
             do {
@@ -21,7 +21,7 @@ struct InferenceQueueTests {
 
     /// Past the workers and `maxQueue` waiting jobs, `submit` refuses at once.
     @Test func aFullQueueRefusesAtOnce() async throws {
-        let queue = InferenceQueue(workers: 1, maxQueue: 1)
+        let queue = try InferenceQueue(workers: 1, maxQueue: 1)
         let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
         async let first: Int = queue.submit { started.signal(); release.wait(); return 1 }
         started.wait()
@@ -42,7 +42,7 @@ struct InferenceQueueTests {
             var counts = (waiting: -1, running: -1)
         }
         let last = LastCounts()
-        let queue = InferenceQueue(workers: 2, maxQueue: 64) { waiting, running in
+        let queue = try InferenceQueue(workers: 2, maxQueue: 64) { waiting, running in
             // A moment between taking the counts and reporting them, where a race would reorder them.
             for _ in 0..<Int.random(in: 0..<200) { _ = Thread.current }
             last.lock.withLock { last.counts = (waiting, running) }
