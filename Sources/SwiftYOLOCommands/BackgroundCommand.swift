@@ -68,6 +68,7 @@ struct BackgroundCommand: ParsableCommand {
     }
 
     func run() throws {
+        Interruption.stopForwardPasses()
         let detector = try options.makeDetector()
         let replacement = try replacement(decoder: detector.decoder)
         try options.createSaveDirectory()
@@ -113,6 +114,8 @@ struct BackgroundCommand: ParsableCommand {
                         + ", writing \(ResultJSON.milliseconds(writeTime)))"
             } catch let failure as CommandFailure where !CommandFailure.isOutputFailure(failure) {
                 throw failure
+            } catch let stopped as Interruption.StoppedPass {
+                throw Interrupted(signal: stopped.signal)
             } catch {
                 failures += 1
                 if CommandFailure.isOutputFailure(error) { unwritten += 1 }

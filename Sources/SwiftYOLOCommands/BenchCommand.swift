@@ -58,6 +58,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         threadsOption.apply()
+        Interruption.stopForwardPasses()
         let clock = ContinuousClock()
         let loadStart = clock.now
         let model = try loadModel(modelOptions.resolvedPath)
@@ -68,18 +69,23 @@ struct BenchCommand: ParsableCommand {
 
         var totals: [Double] = []
         var layerTimes = [[Double]](repeating: [], count: model.layers.count)
+        func interrupted(by signal: Int32, run: Int) -> Interrupted {
+            StandardStreams.message("interrupted by signal \(signal) after \(max(0, run - warmup)) of \(runs) timed run(s)")
+            return Interrupted(signal: signal)
+        }
         for run in 0..<(warmup + runs) {
-            if let signal = Interruption.signal {
-                StandardStreams.message("interrupted by signal \(signal) after \(max(0, run - warmup)) of \(runs) timed run(s)")
-                throw Interrupted(signal: signal)
-            }
+            if let signal = Interruption.signal { throw interrupted(by: signal, run: run) }
             var last = clock.now
             var times = [Double](repeating: 0, count: model.layers.count)
             let start = last
-            _ = try model(input, endToEnd: model.hasEndToEndHead) { index, _ in
-                let now = clock.now
-                times[index] = (now - last).milliseconds
-                last = now
+            do {
+                _ = try model(input, endToEnd: model.hasEndToEndHead) { index, _ in
+                    let now = clock.now
+                    times[index] = (now - last).milliseconds
+                    last = now
+                }
+            } catch let stopped as Interruption.StoppedPass {
+                throw interrupted(by: stopped.signal, run: run)
             }
             let total = (clock.now - start).milliseconds
             guard run >= warmup else { continue }

@@ -75,6 +75,7 @@ struct DetectCommand: ParsableCommand {
     private var outputFormat: OutputFormat { format ?? (options.json ? .json : .table) }
 
     func run() throws {
+        Interruption.stopForwardPasses()
         let detector = try options.makeDetector()
         // Options that only a model's task can give meaning to: refused rather than left without effect.
         let task = detector.model.task
@@ -95,13 +96,14 @@ struct DetectCommand: ParsableCommand {
         var done = 0
         /// Failures to write a picture (a full disk, a file-size limit): the status says so (74), not 1.
         var unwritten = 0
+        func interrupted(by signal: Int32) -> Interrupted {
+            if showsProgress { StandardStreams.clearProgress() }
+            StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
+            return Interrupted(signal: signal)
+        }
         for input in images {
             let image = input.path
-            if let signal = Interruption.signal {
-                if showsProgress { StandardStreams.clearProgress() }
-                StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
-                throw Interrupted(signal: signal)
-            }
+            if let signal = Interruption.signal { throw interrupted(by: signal) }
             if showsProgress { StandardStreams.progress("[\(done + 1)\(total.map { "/\($0)" } ?? "")] \(image)") }
             var line: String
             do {
@@ -125,6 +127,8 @@ struct DetectCommand: ParsableCommand {
                     let count = "\(found.count) face\(found.count == 1 ? "" : "s"), \(found.filter(\.frontal).count) frontal"
                     if json { StandardStreams.message("\(image): \(count)") } else { line += "\n  \(count)" }
                 }
+            } catch let stopped as Interruption.StoppedPass {
+                throw interrupted(by: stopped.signal)
             } catch {
                 failures += 1
                 if CommandFailure.isOutputFailure(error) { unwritten += 1 }
@@ -141,8 +145,7 @@ struct DetectCommand: ParsableCommand {
         if showsProgress { StandardStreams.clearProgress() }
         if let signal = ImageInputs.interruption(done: done, of: total) {
             // Standard input ended because a signal interrupted its read.
-            StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
-            throw Interrupted(signal: signal)
+            throw interrupted(by: signal)
         }
         if failures > 0 {
             if !json { StandardStreams.message("\(failures) of \(done) image(s) failed") }

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// SIGINT and SIGTERM as a flag that long loops check between units of work (an image, a frame),
 /// so that an interrupted run finishes the line it is writing, leaves no temporary file and exits
@@ -16,6 +17,25 @@ package enum Interruption {
     package static var signal: Int32? {
         let received = sy_interrupt_signal()
         return received == 0 ? nil : received
+    }
+
+    /// Whether forward passes stop at their next layer once a signal has come (`passStopSignal`).
+    private static let passesStop = Atomic<Bool>(false)
+
+    /// Makes forward passes stop at their next layer, throwing `StoppedPass`, once SIGINT or SIGTERM
+    /// has come: for the commands that run one detection after another, where a pass of a large
+    /// input takes seconds to minutes. Not `serve`, which answers every request it accepted.
+    package static func stopForwardPasses() { passesStop.store(true, ordering: .relaxed) }
+
+    /// The signal a forward pass stops at (`stopForwardPasses`), or `nil`: checked between layers.
+    package static var passStopSignal: Int32? { passesStop.load(ordering: .relaxed) ? signal : nil }
+
+    /// A forward pass stopped at a layer's end by SIGINT or SIGTERM (`stopForwardPasses`); its
+    /// image has no result.
+    package struct StoppedPass: Error, CustomStringConvertible {
+        package let signal: Int32
+        package init(signal: Int32) { self.signal = signal }
+        package var description: String { "the forward pass stopped at signal \(signal)" }
     }
 
     /// What one interruptible `read` gave.

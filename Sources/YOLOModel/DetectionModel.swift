@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import YOLOKernels
+import YOLOFileSystem
 import YOLOKernelSets
 
 /// A YOLO11 or YOLO26 network built from a weights file, mirroring Ultralytics' `DetectionModel`:
@@ -81,6 +82,9 @@ package final class DetectionModel: Sendable {
     /// storage back into the buffer pool as soon as the first layer has read it, for the layers
     /// after it (where it would otherwise be fresh pages, each a fault and a zero-fill, in a
     /// process's first pass).
+    ///
+    /// Where a command has made passes stoppable (`Interruption.stopForwardPasses`), a pass throws
+    /// `Interruption.StoppedPass` at the start of its next layer once SIGINT or SIGTERM has come.
     package func run(_ input: consuming Tensor, endToEnd: Bool = false, observe: ((Int, FeatureMap) -> Void)? = nil) throws -> HeadOutput {
         guard !endToEnd || hasEndToEndHead else { throw ModelError.noEndToEndHead(file: file) }
         try validate(input)
@@ -88,6 +92,7 @@ package final class DetectionModel: Sendable {
         var previous = FeatureMap(consume input)
         var prototypes: Tensor?
         for layer in layers {
+            if let signal = Interruption.passStopSignal { throw Interruption.StoppedPass(signal: signal) }
             let inputs = layer.from.map { source -> FeatureMap in
                 guard source != -1 else { return previous }
                 guard let saved = outputs[source] else { preconditionFailure("layer \(source)'s output was released before layer \(layer.index) read it") }

@@ -395,6 +395,22 @@ import YOLOFileSystem
         #expect(run.stdout.isEmpty && run.stderr.contains("interrupted by signal \(signal) after"), "\(run.stderr)")
     }
 
+    /// A signal during a forward pass went unheeded until the pass ended (78 s for a 8192-pixel
+    /// square at one thread), and then the image's line was written and the run exited 0. Now the
+    /// pass stops at its next layer: no line, 130 or 143. (A 4096-pixel pass at one thread takes
+    /// seconds; were the signal to come before it, the outcome would be the same.)
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptStopsTheForwardPass(_ signal: Int32) throws {
+        let process = try Self.start(["detect", "--json", "--imgsz", "4096", "--square", "--threads", "1", Self.bus].map { PathEncoding.bytes(of: $0) },
+                                     setup: Setup())
+        Self.waitForHandler(of: signal, in: process)
+        usleep(1_000_000)
+        kill(process.processIdentifier, signal)
+        let run = Self.finish(process, within: 30)
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.contains("interrupted by signal \(signal) after 0 of 1 image(s)"), "\(run.stderr)")
+    }
+
     /// `background -` and `detect -` take paths from standard input, which stays open here. An
     /// interrupt while `background` waited for the next path ended it with status 0, and one that
     /// came during an image left either command waiting for the next path until the input closed.
