@@ -79,7 +79,7 @@ struct BackgroundCommand: ParsableCommand {
         let images = ImageInputs(arguments: inputs), total = images.knownCount
         for input in images {
             let image = input.path
-            if let signal = Interruption.signal { throw Interrupted(signal: signal) }
+            if let signal = Interruption.signal { throw Interrupted.afterImages(signal: signal, done: done, of: total) }
             let line: String
             do {
                 try input.checkListed()
@@ -115,7 +115,7 @@ struct BackgroundCommand: ParsableCommand {
             } catch let failure as CommandFailure where !CommandFailure.isOutputFailure(failure) {
                 throw failure
             } catch let stopped as Interruption.StoppedPass {
-                throw Interrupted(signal: stopped.signal)
+                throw Interrupted.afterImages(signal: stopped.signal, done: done, of: total)
             } catch {
                 failures += 1
                 if CommandFailure.isOutputFailure(error) { unwritten += 1 }
@@ -131,7 +131,7 @@ struct BackgroundCommand: ParsableCommand {
             done += 1
         }
         // Standard input ended because a signal interrupted its read, or came before it.
-        if let signal = ImageInputs.interruption(done: done, of: total) { throw Interrupted(signal: signal) }
+        if let signal = ImageInputs.interruption(done: done, of: total) { throw Interrupted.afterImages(signal: signal, done: done, of: total) }
         if failures > 0 {
             if !options.json { StandardStreams.message("\(failures) of \(done) image(s) failed") }
             throw ExitCode(unwritten > 0 ? ExitStatus.outputFailed : ExitStatus.someInputsFailed)

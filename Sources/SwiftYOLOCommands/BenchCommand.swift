@@ -57,12 +57,13 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        threadsOption.apply()
         Interruption.stopForwardPasses()
         let clock = ContinuousClock()
         let loadStart = clock.now
         let model = try loadModel(modelOptions.resolvedPath)
         let loadMilliseconds = (clock.now - loadStart).milliseconds
+        // After the load, before the memory plan, as `DetectorArguments.makeDetector` does.
+        threadsOption.apply()
         let input = try makeInput(model)
         let (height, width) = (input.shape[2], input.shape[3])
         let profiles = model.layerProfiles(height: height, width: width)

@@ -36,4 +36,11 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// SIGINT or SIGTERM arrived; the run stopped after the line it was writing (exit 128 + signal).
 struct Interrupted: Error {
     let signal: Int32
+
+    /// Stops a run over images (`detect`, `background`), saying on stderr how far it got: `done`
+    /// of `total` images, where the inputs' count is known.
+    static func afterImages(signal: Int32, done: Int, of total: Int?) -> Interrupted {
+        StandardStreams.message("interrupted by signal \(signal) after \(done)\(total.map { " of \($0)" } ?? "") image(s)")
+        return Interrupted(signal: signal)
+    }
 }

@@ -91,15 +91,13 @@ struct DetectCommand: ParsableCommand {
         }
         let format = outputFormat, json = format != .table
         let showsProgress = !json && (total ?? 2) > 1 && isatty(STDERR_FILENO) != 0
-        let ofTotal = total.map { " of \($0)" } ?? ""
         var failures = 0
         var done = 0
         /// Failures to write a picture (a full disk, a file-size limit): the status says so (74), not 1.
         var unwritten = 0
         func interrupted(by signal: Int32) -> Interrupted {
             if showsProgress { StandardStreams.clearProgress() }
-            StandardStreams.message("interrupted by signal \(signal) after \(done)\(ofTotal) image(s)")
-            return Interrupted(signal: signal)
+            return Interrupted.afterImages(signal: signal, done: done, of: total)
         }
         for input in images {
             let image = input.path

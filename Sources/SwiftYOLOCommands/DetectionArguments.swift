@@ -35,8 +35,7 @@ struct DetectionArguments: ParsableArguments {
 
     /// The detector the options describe (`DetectorArguments.makeDetector`), its forward passes on `--threads` threads.
     func makeDetector() throws -> Detector {
-        threadsOption.apply()
-        return try detector.makeDetector()
+        try detector.makeDetector(threads: threadsOption.count)
     }
 
     /// Creates the `--save` directory (exit 74 if it cannot be made).

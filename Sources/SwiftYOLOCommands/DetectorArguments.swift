@@ -58,11 +58,17 @@ struct DetectorArguments: ParsableArguments {
         }
     }
 
-    /// The detector the options describe, class names resolved against the model's (or `--labels`).
-    /// A model or labels file that cannot be used is exit 65; a class the model lacks, or an input
-    /// size whose memory plan (for `passes` at once) is over `--max-memory` or cannot be reserved
-    /// under `ulimit -v`, is a usage error (64).
-    func makeDetector(passes: Int = 1) throws -> Detector {
+    /// The detector the options describe, class names resolved against the model's (or `--labels`),
+    /// its forward passes on `threads` threads (`ThreadsOption.use`). A model or labels file that
+    /// cannot be used is exit 65; a class the model lacks, or an input size whose memory plan (for
+    /// `passes` at once) is over `--max-memory` or cannot be reserved under `ulimit -v`, is a usage
+    /// error (64).
+    ///
+    /// The threads start after the model is loaded and before its memory plan is checked: under
+    /// `ulimit -v` their stacks take address space, and what the system refuses then is a warning
+    /// (fewer threads) or the plan's error, where the load's own allocations would have stopped
+    /// the process.
+    func makeDetector(passes: Int = 1, threads: Int) throws -> Detector {
         var options = DetectionOptions()
         options.imageSize = size.imgsz
         options.resize = square ? .square : resize
@@ -80,6 +86,7 @@ struct DetectorArguments: ParsableArguments {
         } catch {
             throw CommandFailure.badModelOrData(error)
         }
+        ThreadsOption.use(threads, flag: "--threads")
         try size.checkMemoryPlan(plain.model, passes: passes)
         if let classes {
             // Names are the model's own; with --labels, its display names work too.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwiftYOLO
+import YOLOKernels
 import YOLOModel
 
 /// `--imgsz` and `--max-memory`, with the one rule every command applies: a side in
@@ -33,9 +34,12 @@ struct ImageSizeOptions: ParsableArguments {
     func checkMemoryPlan(_ model: DetectionModel, passes: Int = 1) throws {
         let side = side(for: model)
         guard let shortfall = model.activationMemoryShortfall(height: side, width: side, limit: maxMemory.bytes, passes: passes) else { return }
-        let remedy = if case .limit = shortfall.bound { "raise --max-memory" } else { "raise ulimit -v" }
+        // Under `ulimit -v` each of the kernels' threads takes address space for its stack: named
+        // where there are more of them than cores, which gains nothing.
+        let remedy = if case .limit = shortfall.bound { " or raise --max-memory" }
+            else if ComputeThreads.count > AvailableCores.count { ", fewer --threads or raise ulimit -v" } else { " or raise ulimit -v" }
         let input = "a \(side)×\(side) input" + (passes > 1 ? ", \(passes) passes at once" : "")
         throw CommandFailure.usage("--imgsz \(imgsz) (\(input)) needs "
-                                   + shortfall.explanation(limitName: "the --max-memory limit") + "; use a smaller --imgsz or \(remedy)")
+                                   + shortfall.explanation(limitName: "the --max-memory limit") + "; use a smaller --imgsz\(remedy)")
     }
 }

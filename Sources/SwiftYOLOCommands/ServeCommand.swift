@@ -75,9 +75,8 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let cores = AvailableCores.count
-        ThreadsOption.use(threads ?? max(1, cores / (workers ?? cores)), flag: "--threads")
         // Every worker's pass holds its own activations.
-        let detector = try detector.makeDetector(passes: workers ?? cores)
+        let detector = try detector.makeDetector(passes: workers ?? cores, threads: threads ?? max(1, cores / (workers ?? cores)))
         let modelPath = self.detector.modelOptions.resolvedPath
         var configuration = ServerConfiguration(modelName: URL(fileURLWithPath: modelPath).deletingPathExtension().lastPathComponent,
                                                 workers: workers ?? cores, maxQueue: maxQueue)

@@ -20,17 +20,22 @@ struct ThreadsOption: ParsableArguments {
         }
     }
 
-    /// Makes the forward passes from now on use `--threads` threads, else every core this process may use.
+    /// The threads asked for: `--threads`, else every core this process may use.
+    var count: Int { threads ?? AvailableCores.count }
+
+    /// Makes the forward passes from now on use `count` threads (`use`).
     func apply() {
-        Self.use(threads ?? AvailableCores.count, flag: "--threads")
+        Self.use(count, flag: "--threads")
     }
 
-    /// Makes the forward passes use `count` threads, with a warning on stderr where the system
-    /// starts fewer (`ComputeThreads.set`): the results are the same, only slower.
+    /// Makes the forward passes use `count` threads, with a warning on stderr that gives the
+    /// system's reason where it starts fewer (`ComputeThreads.set`): the results are the same, only
+    /// slower.
     static func use(_ count: Int, flag: String) {
-        let started = ComputeThreads.set(count)
-        if started < count {
-            StandardStreams.message("warning: \(flag) \(count): the system refused threads past \(started) (ulimit -u, ulimit -v or the control group's pids.max); running with \(started)")
+        let grant = ComputeThreads.set(count)
+        if grant.threads < count {
+            let reason = grant.refusal.map { "\($0)" } ?? "the system refused more"
+            StandardStreams.message("warning: \(flag) \(count): \(reason); running with \(grant.threads)")
         }
     }
 }

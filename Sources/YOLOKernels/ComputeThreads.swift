@@ -15,9 +15,10 @@ package enum ComputeThreads {
     package static let maximum = 1024
 
     /// Uses `count` threads (clamped to 1…`maximum`) from now on, or as many of them as the system
-    /// lets the pool start (`WorkerPool.setThreads`); returns the count in use.
+    /// lets the pool start (`WorkerPool.setThreads`); returns the count in use and, where it is
+    /// fewer, the system's reason.
     @discardableResult
-    package static func set(_ count: Int) -> Int {
+    package static func set(_ count: Int) -> WorkerPool.Grant {
         pool.setThreads(min(max(1, count), maximum))
     }
 

@@ -79,19 +79,29 @@ package final class WorkerPool: @unchecked Sendable {
         return threadCount
     }
 
+    /// The threads `setThreads` put to use, and why the system refused the next one if it did.
+    package struct Grant: Sendable {
+        /// The threads one `run` uses from now on, the caller included.
+        package let threads: Int
+        /// `pthread_create`'s refusal of the first worker that did not start, where `threads` is
+        /// fewer than asked for.
+        package let refusal: SystemThread.StartFailure?
+    }
+
     /// Uses `count` threads from now on, starting workers as needed (they are never stopped: the
     /// pool lives as long as the process), and returns the threads it uses: fewer than `count`
     /// where the system refuses a worker (`ulimit -u`, a control group's `pids.max`, the stacks'
-    /// address space under `ulimit -v`). The results are the same for any count, so the pool runs
-    /// with the threads it has rather than stopping the process.
+    /// address space under `ulimit -v`), with the system's reason. The results are the same for
+    /// any count, so the pool runs with the threads it has rather than stopping the process.
     @discardableResult
-    package func setThreads(_ count: Int) -> Int {
+    package func setThreads(_ count: Int) -> Grant {
         condition.lock()
         defer { condition.unlock() }
         if shares.count < count {  // never shrunk: a job in flight may index them
             shares += Array(repeating: 0..<0, count: count - shares.count)
         }
         // A new worker waits for `condition`, which is held until the counts below are set.
+        var refusal: SystemThread.StartFailure?
         while workers < count - 1 {
             let index = workers
             do {
@@ -100,6 +110,7 @@ package final class WorkerPool: @unchecked Sendable {
                     self.work(index: index)
                 }
             } catch {
+                refusal = error
                 break
             }
             workers += 1
@@ -109,7 +120,7 @@ package final class WorkerPool: @unchecked Sendable {
         workersInUse = threadCount - 1
         parking.broadcast()
         parking.unlock()
-        return threadCount
+        return Grant(threads: threadCount, refusal: refusal)
     }
 
     /// Whether the current thread is running chunks of a job (of any pool).

@@ -415,7 +415,8 @@ import YOLOFileSystem
     /// interrupt while `background` waited for the next path ended it with status 0, and one that
     /// came during an image left either command waiting for the next path until the input closed.
     /// Both now end at once with 130 or 143: after a result (waiting for the next path) and during
-    /// the first image (a 1280-pixel pass).
+    /// the first image (a 1280-pixel pass). `background` said nothing of it on stderr; both now say
+    /// how far they got, as `detect` did.
     @Test(arguments: [SIGINT, SIGTERM])
     func anInterruptEndsAListReadFromStandardInput(_ signal: Int32) throws {
         for command in ["background", "detect"] {
@@ -439,6 +440,9 @@ import YOLOFileSystem
                 kill(process.processIdentifier, signal)
                 let run = Self.finish(process, within: 30)
                 #expect(run.status == 128 + signal, "\(command), \(duringTheImage ? "during the image" : "waiting"): \(run.stderr)")
+                // Both commands say how far they got (the list's length is not known).
+                let said = "interrupted by signal \(signal) after \(duringTheImage ? "" : "1 image(s)")"
+                #expect(run.stderr.contains(said), "\(command), \(duringTheImage ? "during the image" : "waiting"): \(run.stderr)")
             }
         }
     }
@@ -531,6 +535,24 @@ import YOLOFileSystem
         let fits = try Self.run(["detect", "--json", Self.bus, Self.zidane], setup: limit)
         #expect(fits.status == 0, "\(fits.stderr)")
         #expect(fits.lines.count == 2 && fits.lines.allSatisfy { $0.contains("\"label\": \"person\"") }, "\(fits.stdout)")
+    }
+
+    /// `--threads` past what `ulimit -v` leaves room for: the workers' stacks (1 MiB each) took the
+    /// address space before the model was loaded, and the load's allocations then stopped the process
+    /// (`--threads 64` under 120000 KiB: `Fatal error: failed to allocate 3276832 bytes`, status 134).
+    /// The threads now start after the load: those refused are a warning with the system's reason,
+    /// and an input that then does not fit beside their stacks is refused, naming `--threads` (here
+    /// 1024 stacks are more than the 600 MB limit, so some are always refused).
+    @Test(.enabled(if: !ReliabilityTests.underSanitizer, "the sanitizers' shadow memory needs an unlimited address space"))
+    func threadsPastTheAddressSpaceAreAWarning() throws {
+        let run = try Self.run(["detect", "--json", "--threads", "1024", Self.bus], setup: Setup(addressSpaceLimit: 600 << 20))
+        #expect(run.stderr.contains("warning: --threads 1024: could not start thread 'kernels ") && run.stderr.contains("; running with "),
+                "\(run.stderr)")
+        if run.status == 0 {
+            #expect(run.lines.count == 1 && run.lines[0].contains("\"label\": \"bus\""), "\(run.stdout)")
+        } else {
+            #expect(run.status == 64 && run.stderr.contains("; use a smaller --imgsz, fewer --threads or raise ulimit -v"), "\(run.status): \(run.stderr)")
+        }
     }
 
     // MARK: - Options at the boundary
