@@ -7,8 +7,10 @@ import YOLOFileSystem
 import YOLOImage
 
 /// The images `detect` runs on, in order, produced as they are reached: each argument a file, a
-/// directory (its `.png`/`.jpg`/`.jpeg` regular files in name order; other entries named like
-/// images are passed over with a warning), or `-`, standard input read one path per line as the
+/// directory (its `.png`/`.jpg`/`.jpeg` regular files in name order; an entry named like an image
+/// that cannot be examined, such as a symbolic link to nothing, is an input that fails with the
+/// reason, and a directory or other file named like one is passed over with a warning), or `-`,
+/// standard input read one path per line as the
 /// lines arrive, so that a list of any length runs in bounded memory and a pipe sees each result as
 /// soon as it is done. Paths keep their bytes (`PathEncoding`). A directory that cannot be listed
 /// is an input that fails, with the reason, as an image that cannot be read does.
@@ -29,7 +31,7 @@ struct ImageInputs: Sequence {
     /// How many images there are, when no argument is `-` (directories are listed to count them).
     var knownCount: Int? {
         guard !arguments.contains("-") else { return nil }
-        return arguments.reduce(0) { $0 + (Directory.exists($1) ? (try? ImageInputs.images(in: $1, warn: false).count) ?? 1 : 1) }
+        return arguments.reduce(0) { $0 + (Directory.exists($1) ? (try? ImageInputs.inputs(in: $1, warn: false).count) ?? 1 : 1) }
     }
 
     func makeIterator() -> Iterator { Iterator(arguments: arguments[...]) }
@@ -74,22 +76,28 @@ struct ImageInputs: Sequence {
     static func expand(_ path: String) -> ArraySlice<Input> {
         guard Directory.exists(path) else { return [Input(path: path, failure: nil)] }
         do {
-            return try images(in: path, warn: true).map { Input(path: $0, failure: nil) }[...]
+            return try inputs(in: path, warn: true)[...]
         } catch {
             return [Input(path: path, failure: error)]
         }
     }
 
-    static func images(in directory: String, warn: Bool) throws(FileSystemError) -> [String] {
+    /// A directory's entries named like images, in name order: its regular files, and those that
+    /// cannot be examined, failing with the reason. Directories and other files are passed over,
+    /// with a warning if `warn`.
+    static func inputs(in directory: String, warn: Bool) throws(FileSystemError) -> [Input] {
         let entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
-        if warn {
-            for entry in entries where !entry.isRegularFile {
-                StandardStreams.message("warning: skipping '\(Directory.appending(entry.name, to: directory))': \(entry.otherKind ?? "")")
+        let found = entries.compactMap { entry -> Input? in
+            let path = Directory.appending(entry.name, to: directory)
+            if let reason = entry.examinationFailure { return Input(path: path, failure: .unreadable(path: path, reason: reason)) }
+            guard entry.isRegularFile else {
+                if warn { StandardStreams.message("warning: skipping '\(path)': \(entry.otherKind ?? "")") }
+                return nil
             }
+            // A file this run saved there (`--save` into a directory also given as an input, reached
+            // after the images before it were saved) is an output, not an input.
+            return OutputFiles.wasCreated(path) ? nil : Input(path: path, failure: nil)
         }
-        // A file this run saved there (`--save` into a directory also given as an input, reached
-        // after the images before it were saved) is an output, not an input.
-        let found = entries.filter(\.isRegularFile).map { Directory.appending($0.name, to: directory) }.filter { !OutputFiles.wasCreated($0) }
         if warn && found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(directory)'") }
         return found
     }

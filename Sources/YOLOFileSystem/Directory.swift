@@ -12,8 +12,15 @@ package enum Directory {
         package let name: String
         /// `nil` for a regular file (symbolic links followed); else what it is, in words.
         package let otherKind: String?
+        /// Why the entry could not be examined (`stat`'s error: a symbolic link to nothing, a
+        /// component without search permission), where it could not; `otherKind` then says so too.
+        package let examinationFailure: String?
         package var isRegularFile: Bool { otherKind == nil }
         package var isDirectory: Bool { otherKind == "it is a directory" }
+
+        package init(name: String, otherKind: String?, examinationFailure: String? = nil) {
+            (self.name, self.otherKind, self.examinationFailure) = (name, otherKind, examinationFailure)
+        }
     }
 
     /// Whether `path` names a directory (symbolic links followed).
@@ -37,9 +44,11 @@ package enum Directory {
         return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
             let string = PathEncoding.string(fromFileSystem: name)
             var status = stat()
-            let kind = PathEncoding.withCString(appending(string, to: path)) { stat($0, &status) } == 0
-                ? RegularFile.otherKind(status.st_mode) : "it cannot be examined: \(systemErrorDescription())"
-            return Entry(name: string, otherKind: kind)
+            guard PathEncoding.withCString(appending(string, to: path), { stat($0, &status) }) == 0 else {
+                let reason = systemErrorDescription()
+                return Entry(name: string, otherKind: "it cannot be examined: \(reason)", examinationFailure: reason)
+            }
+            return Entry(name: string, otherKind: RegularFile.otherKind(status.st_mode))
         }
     }
 

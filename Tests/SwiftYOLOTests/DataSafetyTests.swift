@@ -497,6 +497,21 @@ import YOLOFileSystem
         #expect(model.stderr.contains("it is a FIFO (named pipe), not a regular file"), "\(model.stderr)")
     }
 
+    /// A symbolic link to nothing, named as an image in a folder, was passed over with a warning and
+    /// the run exited 0, so a script never learned that an image was not read. It is an input that
+    /// fails, with the reason, as when it is named on the command line; the folder's other images run.
+    @Test func aLinkToNothingInAFolderIsAFailedInput() throws {
+        let directory = try Self.directory("dangling")
+        try Self.copy(Self.bus, to: directory + "/bus.jpg")
+        #expect(symlink(directory + "/gone.jpg", directory + "/a-link.jpg") == 0)
+        let run = try Self.run(["detect", "--json", "--imgsz", "64", directory], timeout: 20)
+        #expect(run.status == 1 && run.lines.count == 2, "\(run.status) \(run.stderr)")
+        #expect(run.lines.first == "{\"image\": \"\(directory)/a-link.jpg\", \"error\": \"cannot read '\(directory)/a-link.jpg': No such file or directory\"}",
+                "\(run.lines)")
+        #expect(run.lines.last?.hasPrefix("{\"image\": \"\(directory)/bus.jpg\", \"width\": 810") == true, "\(run.lines)")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+    }
+
     // MARK: - The memory plan
 
     /// `--imgsz 8192 --square` grew to 24 GB before the out-of-memory killer ended it after 55 s.

@@ -63,6 +63,16 @@ import YOLOFileSystem
         #expect(entries.map(\.isRegularFile) == [true, false, false])
         #expect(entries[1].otherKind == "it is a FIFO (named pipe), not a regular file")
         #expect(entries[2].isDirectory)
+        #expect(entries.allSatisfy { $0.examinationFailure == nil })
+    }
+
+    @Test func listingsSayWhyAnEntryCannotBeExamined() throws {
+        let directory = try Self.directory("unexaminable")
+        #expect(symlink(directory + "/gone.jpg", directory + "/link.jpg") == 0)
+        let entries = try Directory.entries(of: directory)
+        #expect(entries.map(\.name) == ["link.jpg"])
+        #expect(entries[0].examinationFailure == "No such file or directory" && !entries[0].isRegularFile)
+        #expect(entries[0].otherKind == "it cannot be examined: No such file or directory")
     }
 
     /// An existing file (an input, or anyone's) is never replaced: the output takes the next free name.
