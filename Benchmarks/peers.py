@@ -746,14 +746,34 @@ def run_benchmark(args: argparse.Namespace, name: str, weights: Path, model: Pat
     print(text)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = out / f"peers-{now.strftime('%Y-%m-%d')}-{title}{'-' + args.isa if args.isa else ''}"
-    stem.with_suffix(".md").write_text(text)
-    stem.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
+    stem = report_stem(out, now.strftime('%Y-%m-%d'), f"{title}{'-' + args.isa if args.isa else ''}")
+    with open(stem.with_suffix(".md"), "x") as file:
+        file.write(text)
+    with open(stem.with_suffix(".json"), "x") as file:
+        file.write(json.dumps(report, indent=1) + "\n")
     log(f"wrote {os.path.relpath(stem.with_suffix('.md'))} and {os.path.relpath(stem.with_suffix('.json'))}")
     if any(r["numerics"] and not r["numerics"]["matches_pytorch"] for r in results):
         log(f"WARNING: some engine's detections on {title} differ from PyTorch's (see the table)")
         return False
     return True
+
+
+def report_stem(out: Path, date: str, name: str) -> Path:
+    """`out/peers-DATE-NAME`, or with the day's next letter where a report of that name is there
+    already (`DATEb`, … `DATEz`, `DATEza`, … as in Benchmarks/results): a run never replaces an
+    earlier one (the files are then created exclusively)."""
+    def letters():
+        yield ""
+        yield from "bcdefghijklmnopqrstuvwxy"
+        prefix = "z"
+        while True:
+            yield prefix
+            yield from (prefix + letter for letter in "abcdefghijklmnopqrstuvwxy")
+            prefix += "z"
+    for letter in letters():
+        stem = out / f"peers-{date}{letter}-{name}"
+        if not stem.with_suffix(".md").exists() and not stem.with_suffix(".json").exists():
+            return stem
 
 
 def main() -> None:
