@@ -70,6 +70,11 @@ struct BackgroundCommand: ParsableCommand {
     func run() throws {
         Interruption.stopForwardPasses()
         let detector = try options.makeDetector()
+        // Refused before any input is read (the library checks it at each image), as detect's --masks is.
+        guard detector.model.task == .segment else {
+            throw CommandFailure.usage("background needs a segmentation model (such as Weights/yolo11n-seg.swyolo, which `make weights` converts); "
+                                       + "\(detector.model.file) is a '\(detector.model.task.rawValue)' model")
+        }
         let replacement = try replacement(decoder: detector.decoder)
         try options.createSaveDirectory()
         guard let directory = options.save else { return }

@@ -118,8 +118,17 @@ import SwiftYOLO
         // A second run keeps the first map and says in the JSON where the new one went.
         let again = try CommandLineTests.swiftYOLO(["detect", "--json", "--model", model, "--masks", directory + "/masks", bus])
         #expect(again.status == 0 && again.stdout.contains("\"masks\": \"\(directory)/masks/bus_2.png\"}"), "\(again.stdout)")
-        let refused = try CommandLineTests.swiftYOLO(["background", "--save", directory, bus])  // the detection model
-        #expect(refused.status == 64 && refused.stderr.contains("segmentation model"), "\(refused.status) \(refused.stderr)")
+        // The detection model, refused before any input is read: with no image to read it ran, said
+        // "no .png/.jpg/.jpeg files" and exited 0, and a first image that failed to decode was counted
+        // as a failed input before the second stopped the run.
+        let empty = directory + "/no-images"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        for inputs in [[bus], [empty], [directory + "/missing.jpg", bus]] {
+            let refused = try CommandLineTests.swiftYOLO(["background", "--save", directory] + inputs)
+            #expect(refused.status == 64 && refused.stdout.isEmpty
+                    && refused.stderr.contains("background needs a segmentation model (such as Weights/yolo11n-seg.swyolo"),
+                    "\(inputs): \(refused.status) \(refused.stderr)")
+        }
         // --masks and --faces with a model of another task wrote empty maps and counted no faces, without a word.
         for (arguments, message) in [(["--masks", directory + "/detect-masks"], "--masks needs a segmentation model"),
                                      (["--model", Fixtures.path("Weights/yolo11n-pose.swyolo"), "--masks", directory + "/pose-masks"], "--masks needs a segmentation model"),
