@@ -6,13 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: chase KIB... SECONDS\n"); return 64; }
