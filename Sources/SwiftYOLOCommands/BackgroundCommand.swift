@@ -72,8 +72,8 @@ struct BackgroundCommand: ParsableCommand {
         let detector = try options.makeDetector()
         // Refused before any input is read (the library checks it at each image), as detect's --masks is.
         guard detector.model.task == .segment else {
-            throw CommandFailure.usage("background needs a segmentation model (such as Weights/yolo11n-seg.swyolo, which `make weights` converts); "
-                                       + "\(detector.model.file) is a '\(detector.model.task.rawValue)' model")
+            throw CommandFailure.wrongTask("background", needs: "segmentation",
+                                           hint: "such as Weights/yolo11n-seg.swyolo, which `make weights` converts", model: detector.model)
         }
         let replacement = try replacement(decoder: detector.decoder)
         try options.createSaveDirectory()

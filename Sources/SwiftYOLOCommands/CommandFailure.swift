@@ -1,3 +1,5 @@
+import YOLOModel
+
 /// A failure that ends a command with one line on stderr (`error: …`) and its exit status.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
@@ -5,6 +7,12 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// The command line asks for something impossible (exit 64).
     static func usage(_ message: String) -> CommandFailure { CommandFailure(description: message, status: ExitStatus.usage) }
+
+    /// The usage error for a command or option that only a model of another task serves:
+    /// `WHAT needs a KIND model[ (HINT)]; FILE is a 'TASK' model`.
+    static func wrongTask(_ what: String, needs kind: String, hint: String? = nil, model: DetectionModel) -> CommandFailure {
+        usage("\(what) needs a \(kind) model\(hint.map { " (\($0))" } ?? ""); \(model.file) is a '\(model.task.rawValue)' model")
+    }
 
     /// The model, labels or golden file cannot be used (exit 65); `note`, when there is one, follows
     /// the error's message.

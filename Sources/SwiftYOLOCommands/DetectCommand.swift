@@ -79,10 +79,8 @@ struct DetectCommand: ParsableCommand {
         let detector = try options.makeDetector()
         // Options that only a model's task can give meaning to: refused rather than left without effect.
         let task = detector.model.task
-        if masks != nil, task != .segment {
-            throw CommandFailure.usage("--masks needs a segmentation model; \(detector.model.file) is a '\(task.rawValue)' model")
-        }
-        if faces, task != .pose { throw CommandFailure.usage("--faces needs a pose model; \(detector.model.file) is a '\(task.rawValue)' model") }
+        if masks != nil, task != .segment { throw CommandFailure.wrongTask("--masks", needs: "segmentation", model: detector.model) }
+        if faces, task != .pose { throw CommandFailure.wrongTask("--faces", needs: "pose", model: detector.model) }
         let images = ImageInputs(arguments: inputs)
         let total = images.knownCount
         try options.createSaveDirectory()

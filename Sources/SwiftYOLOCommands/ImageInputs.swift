@@ -11,8 +11,9 @@ import YOLOImage
 /// that cannot be examined, such as a symbolic link to nothing, is an input that fails with the
 /// reason, and a directory or other file named like one is passed over with a warning), or `-`,
 /// standard input read one path per line as the lines arrive, so that a list of any length runs in
-/// bounded memory and a pipe sees each result as soon as it is done. Paths keep their bytes (`PathEncoding`). A directory that cannot be listed
-/// is an input that fails, with the reason, as an image that cannot be read does.
+/// bounded memory and a pipe sees each result as soon as it is done. Paths keep their bytes
+/// (`PathEncoding`). A directory that cannot be listed is an input that fails, with the reason, as
+/// an image that cannot be read does.
 struct ImageInputs: Sequence {
     /// One input: its path, and why it cannot be read where that is known before reading it.
     struct Input {
