@@ -249,7 +249,7 @@ bench-peers: deps weights
 ## merges new coverage into Fuzz/Corpus/ (commit both); `make fuzz-ci` is CI's short pass (FUZZ_CI_SECONDS, 20 s each,
 ## nothing recorded); `make fuzz-stats` prints the cumulative totals per target.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= image weights model cli request video checkpoint
+FUZZ_TARGETS ?= image weights model cli request video result checkpoint
 FUZZ_SEEDS   := .build-fuzz/seeds
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-atheris fuzz-seeds fuzz-stats sanitize sanitize-address sanitize-thread
 # The fuzz targets (Package.swift, SWIFTYOLO_FUZZ=1) link libFuzzer without its `main` and are built
@@ -266,7 +266,7 @@ ASAN_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-
 FUZZ_FLAGS   := $(SWIFT_RELEASE_FLAGS) --sanitize=address --scratch-path .build-fuzz \
   -Xswiftc -sanitize-coverage=edge,indirect-calls,inline-8bit-counters,pc-table,trace-cmp \
   -Xcc -fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp
-FUZZ_PRODUCTS := fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video
+FUZZ_PRODUCTS := fuzz-image fuzz-weights fuzz-model fuzz-cli fuzz-request fuzz-video fuzz-result
 # $(call build-fuzz-products,FLAGS): each fuzz target with those build flags.
 build-fuzz-products = for target in $(FUZZ_PRODUCTS); do $(SANITIZE_ENV) nice -n 19 swift build $(1) --product $$target || exit 1; done
 fuzz-build: deps fuzz-atheris

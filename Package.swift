@@ -176,6 +176,8 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
         fuzzTarget("fuzz-request", ["YOLOServing", "SwiftYOLO"]),
         // YUV4MPEG2 streams (`swift-yolo video`'s input) and their frames' conversion to RGB.
         fuzzTarget("fuzz-video", ["YOLOVideo", "YOLOImage"]),
+        // Saved results read back: `DetectionResult` from JSON, masks, keypoints and timings.
+        fuzzTarget("fuzz-result", ["SwiftYOLO"]),
     ]
     // libFuzzer's guidance, the coverage that `-sanitize=fuzzer` would add (8-bit edge counters and
     // their table, indirect calls, comparisons), on the code that parses what the fuzz targets feed
@@ -184,7 +186,7 @@ if environment["SWIFTYOLO_FUZZ"] == "1" {
     // same build three times as long (docs/reliability.md). Per target, because a flag given to the
     // whole build cannot be taken back for some targets: SwiftPM puts `-Xswiftc` flags after the targets'.
     let parsers: Set = ["YOLOFileSystem", "CImageCodecs", "YOLOImage", "YOLOModel", "YOLODetect", "YOLOVideo", "YOLOServing",
-                        "SwiftYOLOCommands", "FuzzSupport", "fuzz-image", "fuzz-weights", "fuzz-model", "fuzz-cli", "fuzz-request", "fuzz-video"]
+                        "SwiftYOLOCommands", "FuzzSupport", "fuzz-image", "fuzz-weights", "fuzz-model", "fuzz-cli", "fuzz-request", "fuzz-video", "fuzz-result"]
     for target in package.targets where parsers.contains(target.name) {
         if target.name == "CImageCodecs" {
             target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize-coverage=indirect-calls,inline-8bit-counters,pc-table,trace-cmp"])]

@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [--record] [--merge]
 #
-# TARGET is image, weights, model, cli, request, video (libFuzzer, built by `make fuzz-build`, or
+# TARGET is image, weights, model, cli, request, video, result (libFuzzer, built by `make fuzz-build`, or
 # with FUZZ_BUILD=.build-asan the AddressSanitizer test build's targets, as `make fuzz-ci` runs them) or checkpoint
 # (atheris over tools/checkpoint.py). The working corpus and any findings go to
 # .build-fuzz/work/TARGET/{corpus,artifacts}; the committed seeds in Fuzz/Corpus/TARGET (and the
@@ -58,11 +58,14 @@ case $target in
   video)
     options+=(-max_len=65536)
     runner=("$build"/release/fuzz-video) ;;
+  result)
+    options+=(-max_len=65536)
+    runner=("$build"/release/fuzz-result) ;;
   checkpoint)
     options+=(-max_len=262144)
     runner=(python3 tools/fuzz/fuzz_checkpoint.py) ;;
   *)
-    echo "unknown fuzz target '$target' (image, weights, model, cli, request, video, checkpoint)" >&2
+    echo "unknown fuzz target '$target' (image, weights, model, cli, request, video, result, checkpoint)" >&2
     exit 2 ;;
 esac
 

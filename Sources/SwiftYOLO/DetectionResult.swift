@@ -52,7 +52,9 @@ public struct DetectionResult: Sendable, Equatable, Codable {
     }
 
     /// Decodes a result, refusing negative sizes and images of over `InstanceMask.maximumPixels` pixels
-    /// (a gigapixel, the masks' limit), whose `foregroundMask()` no one could hold.
+    /// (a gigapixel, the masks' limit), whose `foregroundMask()` no one could hold. Each mask is
+    /// held over its bounding region, a byte a pixel: a few bytes of JSON may ask for a gigabyte, so
+    /// check the sizes first where the JSON comes from someone you do not trust.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let (imageWidth, imageHeight) = (try container.decode(Int.self, forKey: .imageWidth), try container.decode(Int.self, forKey: .imageHeight))

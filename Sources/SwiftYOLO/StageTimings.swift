@@ -1,7 +1,7 @@
 /// Where the time of one detection went, stage by stage.
 ///
-/// Encoded (`Codable`) as milliseconds, with the keys of the command line's `timing_ms`:
-/// `{"decode": 2.9, "preprocess": 1.7, "inference": 61.0, "postprocess": 0.4}`.
+/// Encoded (`Codable`) as milliseconds, with the stage keys of the command line's `timing_ms`
+/// (which adds their `total`): `{"decode": 2.9, "preprocess": 1.7, "inference": 61.0, "postprocess": 0.4}`.
 public struct StageTimings: Sendable, Equatable, Codable {
     /// Reading and decoding the image file (zero for pixels handed over in memory).
     public var decode: Duration = .zero
@@ -19,13 +19,19 @@ public struct StageTimings: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey { case decode, preprocess, inference, postprocess }
 
+    /// The longest stage a decoded value may give: 9 × 10¹² ms (285 years), so that its nanoseconds
+    /// fit in an `Int64` with room to spare, and encoding it again gives a value this accepts.
+    static let maximumMilliseconds = 9e12
+
+    /// Decodes the stages, refusing a value that is negative, not finite or over 285 years.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func stage(_ key: CodingKeys) throws -> Duration {
             let milliseconds = try container.decode(Double.self, forKey: key)
-            guard milliseconds.isFinite, milliseconds >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                       debugDescription: "\(milliseconds) is not a duration in milliseconds")
+            guard milliseconds.isFinite, milliseconds >= 0, milliseconds <= Self.maximumMilliseconds else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container,
+                    debugDescription: "\(milliseconds) is not a duration in milliseconds (0…\(Self.maximumMilliseconds))")
             }
             return .nanoseconds(Int64((milliseconds * 1e6).rounded()))
         }

@@ -39,7 +39,11 @@ package enum COCORunLength {
                 }
                 byte = bytes.next()
             }
-            if counts.count > 2 { x += counts[counts.count - 2] }
+            if counts.count > 2 {
+                let (sum, overflow) = x.addingReportingOverflow(counts[counts.count - 2])
+                guard !overflow else { return nil }
+                x = sum
+            }
             guard x >= 0 else { return nil }
             counts.append(x)
         }

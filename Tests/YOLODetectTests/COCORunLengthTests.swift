@@ -32,6 +32,8 @@ import YOLODetect
         #expect(InstanceMask(cocoCounts: "0 4", width: 2, height: 2) == nil)  // a space is outside the alphabet
         #expect(InstanceMask(cocoCounts: "0h", width: 2, height: 2) == nil)  // a count left unfinished
         #expect(COCORunLength.counts("0" + String(repeating: "o", count: 20)) == nil)  // an overflowing count
+        // Counts of about 2^60 each, every one added to the count two before: the sums pass Int.max.
+        #expect(COCORunLength.counts(String(repeating: "ooooooooooo?", count: 40)) == nil)
         #expect(InstanceMask(cocoCounts: "04", width: 1 << 40, height: 1 << 40) == nil)  // a size past the limit
         #expect(InstanceMask(cocoCounts: "0" + COCORunLength.string([1 << 50]), width: 1 << 20, height: 1 << 20) == nil)
     }
