@@ -28,15 +28,23 @@ final class WeightLoader {
         self.activations = activations
     }
 
-    /// The tensor `name`, which must have `shape`.
+    /// The tensor `name`, which must have `shape` and finite values: a NaN or an infinity is damage
+    /// (a file overwritten with 0xFF bytes gave no detections at all, and exit 0), which the file's
+    /// structure alone cannot show. One read of the weights, about a millisecond for YOLO11n.
     func tensor(_ name: String, shape: [Int]) throws -> Tensor {
         guard let entry = file.entry(named: name) else { throw TensorFileError.missingTensor(file: file.path, tensor: name) }
         guard entry.shape == shape else {
             throw TensorFileError.shapeMismatch(file: file.path, tensor: name, expected: shape, actual: entry.shape)
         }
         taken.insert(name)
-        return file.tensor(entry)
+        let tensor = file.tensor(entry)
+        if let index = tensor.firstNonFiniteIndex() {
+            throw TensorFileError.corruptTensor(file: file.path, tensor: name,
+                                                reason: "element \(index) is \(tensor.data[index]); weights are finite numbers")
+        }
+        return tensor
     }
+
 
     /// Throws if any tensor of the file was not taken by the model.
     func requireAllTaken() throws {

@@ -85,3 +85,18 @@ extension Tensor {
 extension Tensor: CustomStringConvertible {
     package var description: String { "Tensor\(shape)" }
 }
+
+extension Tensor {
+    /// The index of the first NaN or infinity, or `nil`: the elements' exponent bits all set, tested
+    /// sixteen at a time.
+    package func firstNonFiniteIndex() -> Int? {
+        let exponent = SIMD16<UInt32>(repeating: 0x7f80_0000)
+        var start = 0
+        while start + 16 <= count {
+            let bits = UnsafeRawPointer(data + start).loadUnaligned(as: SIMD16<UInt32>.self)
+            if any(bits & exponent .== exponent) { break }
+            start += 16
+        }
+        return (start..<count).first { !data[$0].isFinite }
+    }
+}

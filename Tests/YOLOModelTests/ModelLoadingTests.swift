@@ -99,6 +99,17 @@ import YOLOModel
         }
     }
 
+    /// A NaN or an infinity in the weights is damage the structure cannot show: refused at load,
+    /// naming the tensor and the element (it gave no detections, or boxes over the whole image).
+    @Test(arguments: [Float.nan, -.infinity, .signalingNaN]) func nonFiniteWeightsAreNamed(_ value: Float) throws {
+        let (name, index) = ("model.10.m.0.attn.qkv.conv.weight", 37)
+        try expectLoading("non-finite", error: {
+            TensorFileError.corruptTensor(file: $0, tensor: name, reason: "element \(index) is \(value); weights are finite numbers")
+        }) { writer in
+            writer.tensors[writer.tensors.firstIndex { $0.name == name }!].values[index] = value
+        }
+    }
+
     @Test func unusedTensorIsNamed() throws {
         try expectLoading("unused", error: { TensorFileError.unusedTensors(file: $0, tensors: ["model.23.extra.weight"]) }) { writer in
             writer.tensors.append(("model.23.extra.weight", [2], [1, 2]))
