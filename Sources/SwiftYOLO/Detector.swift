@@ -19,8 +19,13 @@ import YOLOModel
 /// results of the same calls made one after another (tested with 8 threads: `ReliabilityTests`,
 /// and 2,000 detections by `Benchmarks/concurrency.sh`).
 public final class Detector: Sendable {
-    /// The largest model input side (`imageSize` rounded up to the model's stride) a detector accepts.
+    /// The largest `imageSize` a detector accepts, and the largest stride of a model it loads.
     public static let maximumInputSide = 16_384
+
+    /// The sides `detect --imgsz` and the server's `imgsz` accept. The library takes any positive
+    /// size and rounds it up to the model's stride, as Ultralytics does; below 32, which every
+    /// YOLO model's stride rounds up to, a side given by hand is taken for a mistake.
+    package static let commandLineImageSizes = 32...maximumInputSide
 
     package let model: DetectionModel
     /// The class names the detections carry (the model's, or those given at `init`).
@@ -72,13 +77,14 @@ public final class Detector: Sendable {
         self.decoder = decoder
     }
 
-    /// Throws unless `options` suit `model`: a positive image size up to `maximumInputSide`, class
-    /// ids the model has.
+    /// Throws unless `options` suit `model`: a resize its task can map back, a positive image size up
+    /// to `maximumInputSide` and a stride no larger, class ids the model has, thresholds in [0, 1]
+    /// and the limits below.
     static func validate(_ options: DetectionOptions, for model: DetectionModel) throws {
         // Masks are mapped back to the image through the letterbox (Ultralytics' scale_image); a
         // stretched or cropped input would need another mapping, which is not written yet.
         if model.task == .segment, options.resize == .stretch || options.resize == .crop {
-            throw DetectorError.invalidOptions(reason: "a segmentation model's masks need --resize letterbox or square, not \(options.resize.rawValue)")
+            throw DetectorError.invalidOptions(reason: "a segmentation model's masks need the letterbox or square resize, not \(options.resize.rawValue)")
         }
         guard options.imageSize > 0 else { throw DetectorError.invalidOptions(reason: "image size \(options.imageSize) is not positive") }
         guard options.imageSize <= Self.maximumInputSide else {

@@ -4,11 +4,12 @@ import YOLOModel
 
 /// Why `Detector` refused a model file, options or an input that the lower layers never saw.
 public enum DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The model file at `path` cannot serve: `reason` names the file and what is wrong (unreadable,
-    /// not a SwiftYOLO weights file, damaged, a model this engine cannot build, or a kernel set forced
-    /// by `SWIFTYOLO_KERNELS` that this CPU lacks).
+    /// The model file at `path` cannot serve: `reason` says what is wrong (unreadable, not a
+    /// SwiftYOLO weights file, damaged, a model this engine cannot build: naming the file; or a
+    /// kernel set forced by `SWIFTYOLO_KERNELS` that this CPU lacks: naming the variable).
     case unusableModel(path: String, reason: String)
-    /// Pixels given as an array or buffer that do not describe an image of the size given.
+    /// Pixels given as an array (`detect(pixels:width:height:)`) that do not describe an image of
+    /// the size given. (A `PixelBuffer` that does not is refused when it is made: `ImageError`.)
     case invalidPixels(reason: String)
     /// Options, labels or a URL that this detector or model cannot take.
     case invalidOptions(reason: String)

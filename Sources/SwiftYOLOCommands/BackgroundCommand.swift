@@ -52,6 +52,9 @@ struct BackgroundCommand: ParsableCommand {
         return .color(red: UInt8(value >> 16 & 0xff), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
     }
 
+    /// What `--replace` asks for. A file that is there but is not a picture SwiftYOLO can decode is
+    /// bad data (exit 65, as an unusable `--labels` file is); a word that is neither a colour nor a
+    /// file is a usage error (64).
     func replacement(decoder: ImageDecoder) throws -> BackgroundReplacement {
         switch replace.lowercased() {
         case "white": return .white
@@ -62,6 +65,7 @@ struct BackgroundCommand: ParsableCommand {
             do {
                 return .image(try decoder.decode(contentsOf: replace))
             } catch {
+                if (try? RegularFile.check(replace)) != nil { throw CommandFailure.badModelOrData(error, note: " (--replace)") }
                 throw CommandFailure.usage("--replace \(replace) is neither white, black, #RRGGBB, transparent nor a readable picture: \(error)")
             }
         }

@@ -9,7 +9,8 @@ import YOLOImage
 /// The images `detect` runs on, in order, produced as they are reached: each argument a file, a
 /// directory (its `.png`/`.jpg`/`.jpeg` regular files in name order; an entry named like an image
 /// that cannot be examined, such as a symbolic link to nothing, is an input that fails with the
-/// reason, and a directory or other file named like one is passed over with a warning), or `-`,
+/// reason, and a directory or other file named like one is passed over with a warning; a directory
+/// with no image is an input that fails, as Ultralytics' `predict` refuses one), or `-`,
 /// standard input read one path per line as the lines arrive, so that a list of any length runs in
 /// bounded memory and a pipe sees each result as soon as it is done. Paths keep their bytes
 /// (`PathEncoding`). A directory that cannot be listed is an input that fails, with the reason, as
@@ -84,7 +85,8 @@ struct ImageInputs: Sequence {
 
     /// A directory's entries named like images, in name order: its regular files, and those that
     /// cannot be examined, failing with the reason. Directories and other files are passed over,
-    /// with a warning if `warn`.
+    /// with a warning if `warn`. With none, the directory itself, failing: a script handed an empty
+    /// or wrong folder learns it from the exit status.
     static func inputs(in directory: String, warn: Bool) throws(FileSystemError) -> [Input] {
         let entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
         let found = entries.compactMap { entry -> Input? in
@@ -98,7 +100,9 @@ struct ImageInputs: Sequence {
             // after the images before it were saved) is an output, not an input.
             return OutputFiles.wasCreated(path) ? nil : Input(path: path, failure: nil)
         }
-        if warn && found.isEmpty { StandardStreams.message("warning: no .png/.jpg/.jpeg files in '\(directory)'") }
+        guard !found.isEmpty else {
+            return [Input(path: directory, failure: .unreadable(path: directory, reason: "it holds no .png, .jpg or .jpeg file"))]
+        }
         return found
     }
 }

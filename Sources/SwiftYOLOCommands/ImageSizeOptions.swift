@@ -4,7 +4,7 @@ import YOLOKernels
 import YOLOModel
 
 /// `--imgsz` and `--max-memory`, with the one rule every command applies: a side in
-/// 32…`Detector.maximumInputSide`, rounded up to the model's stride, whose memory plan fits the limit.
+/// `Detector.commandLineImageSizes`, rounded up to the model's stride, whose memory plan fits the limit.
 struct ImageSizeOptions: ParsableArguments {
     @Option(help: "Input size: the long side of the image is scaled to this, rounded up to a multiple of the model's stride (32…16384).")
     var imgsz: Int = 640
@@ -15,8 +15,9 @@ struct ImageSizeOptions: ParsableArguments {
     var maxMemory: MemorySize = MemorySize.defaultLimit
 
     func validate() throws {
-        guard imgsz >= 32, imgsz <= Detector.maximumInputSide else {
-            throw ValidationError("--imgsz must lie in 32…\(Detector.maximumInputSide), got \(imgsz)")
+        let sizes = Detector.commandLineImageSizes
+        guard sizes.contains(imgsz) else {
+            throw ValidationError("--imgsz must lie in \(sizes.lowerBound)…\(sizes.upperBound), got \(imgsz)")
         }
     }
 

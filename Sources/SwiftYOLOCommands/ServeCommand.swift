@@ -91,17 +91,24 @@ struct ServeCommand: ParsableCommand {
             throw CommandFailure.failed("serve with \(configuration.workers) workers: \(error); use fewer --workers")
         }
         let host = host, workers = configuration.workers, maxQueue = maxQueue, name = configuration.modelName
+        let listening = Mutex(false)
         do {
             try Self.wait {
                 try await server.run { port in
+                    listening.withLock { $0 = true }
                     do {
-                        try StandardStreams.line("swift-yolo serve: listening on http://\(host):\(port) (model \(name), \(workers) workers, queue \(maxQueue))")
+                        let workerCount = "\(workers) worker" + (workers == 1 ? "" : "s")
+                        try StandardStreams.line("swift-yolo serve: listening on http://\(host):\(port) (model \(name), \(workerCount), queue \(maxQueue))")
                     } catch {
                         StandardStreams.message("warning: could not write the listening line: \(error)")
                     }
                 }
             }
         } catch {
+            // A port taken or an address not this machine's: the command line asks for what cannot be (64).
+            if !listening.withLock({ $0 }), let reason = InferenceServer.listeningFailure(error) {
+                throw CommandFailure.usage("serve cannot listen on \(host):\(port): \(reason); choose another --host or --port")
+            }
             throw CommandFailure.failed("serve on \(host):\(port): \(error)")
         }
         // Stopped by SIGTERM or SIGINT, every accepted request answered: the count, for operators and

@@ -22,7 +22,8 @@ struct VideoCommand: ParsableCommand {
               {"frame": N, "time_s": T, "detections": [{"class": ID, "label": NAME, "confidence": C, \
             "box": [X1, Y1, X2, Y2]}, ...], "timing_ms": {...}}
             with "track": ID in each detection under --smooth, "rotation": DEG under --rotations, "image": FILE \
-            for directory frames and "dropped": D (frames dropped just before) under --realtime. Events:
+            for directory frames, "dropped": D (frames dropped just before) under --realtime and "saved": FILE \
+            (the picture written) under --save. Events:
               {"event": "settled", "frame": N, "time_s": T, "detections": [...]}   objects left to right
               {"frame": N, "time_s": T, "error": MESSAGE}    a frame that failed; the stream goes on
               {"event": "error", "source": SOURCE, "error": MESSAGE}    a stream that cannot go on (exit status 1; 74 if a frame could not be saved)
@@ -150,9 +151,10 @@ struct VideoCommand: ParsableCommand {
             try pipeline.run { event in
                 switch event {
                 case .frame(let report):
+                    var saved: String?
                     if let save = options.save {
                         do {
-                            try saveFrame(report, directory: save)
+                            saved = try saveFrame(report, directory: save)
                         } catch {
                             // The frame is reported and counted as failed; the stream ends below.
                             failed += 1
@@ -160,7 +162,7 @@ struct VideoCommand: ParsableCommand {
                             throw error
                         }
                     }
-                    try emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime))
+                    try emit(VideoReport.frameLine(report, array: array, showsRotation: showsRotation, realtime: realtime, saved: saved))
                 case .settled(let frame, let time, let detections):
                     try emit(VideoReport.settledLine(frame: frame, time: time, detections: detections, array: array, showsRotation: showsRotation))
                 case .frameFailed(let frame, let time, let file, let message):
@@ -204,8 +206,9 @@ struct VideoCommand: ParsableCommand {
         return try Y4MReader(path: source, maxPixels: decoder.maxPixels, parallel: .computeThreads)
     }
 
-    /// Writes the frame with its boxes (and track ids) drawn to `<dir>/frame_NNNNNN.png`.
-    private func saveFrame(_ report: FrameReport, directory: String) throws {
+    /// Writes the frame with its boxes (and track ids) drawn to `<dir>/frame_NNNNNN.png` (or `_2`, …
+    /// where that exists) and returns the path written.
+    private func saveFrame(_ report: FrameReport, directory: String) throws -> String {
         let boxes = report.detections.map { object -> BoxAnnotation in
             let d = object.detection
             if let track = object.track {
@@ -217,5 +220,6 @@ struct VideoCommand: ParsableCommand {
         let wanted = Directory.appending(String(cFormat: "frame_%06d", report.frame), to: directory) + options.saveFormat.fileExtension
         let written = try CommandFailure.writing { try Annotator.annotate(report.image, boxes: boxes).write(to: wanted, format: options.saveFormat) }
         if written != wanted { StandardStreams.message("warning: '\(wanted)' exists; saved as '\(written)'") }
+        return written
     }
 }

@@ -7,13 +7,15 @@ import YOLOServing
 /// How `video` prints its JSON Lines: one object per processed frame, settle events, frame
 /// errors, and a closing summary.
 enum VideoReport {
-    /// `{"frame": N, "time_s": T, "detections": [...], ...}`, or `"array": [...]` for `--format array`.
-    static func frameLine(_ report: FrameReport, array: Bool, showsRotation: Bool, realtime: Bool) -> String {
+    /// `{"frame": N, "time_s": T, "detections": [...], ...}`, or `"array": [...]` for `--format array`;
+    /// `"saved": PATH` last where the frame's picture was written.
+    static func frameLine(_ report: FrameReport, array: Bool, showsRotation: Bool, realtime: Bool, saved: String? = nil) -> String {
         var fields = ["\"frame\": \(report.frame)", "\"time_s\": \(seconds(report.time))"]
         if let file = report.file { fields.append("\"image\": \(ResultJSON.string(file))") }
         fields.append(detectionsField(report.detections, array: array, showsRotation: showsRotation))
         if realtime { fields.append("\"dropped\": \(report.dropped)") }
         fields.append("\"timing_ms\": " + ResultJSON.timings(report.timings))
+        if let saved { fields.append("\"saved\": \(ResultJSON.string(saved))") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 

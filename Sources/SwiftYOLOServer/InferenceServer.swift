@@ -84,6 +84,23 @@ package struct InferenceServer: Sendable {
         try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
+    /// Why the server could not listen on its address, where `error` says: the system refused the
+    /// socket (`Address already in use`, `Cannot assign requested address`) or the host is not an
+    /// address; `nil` for any other error.
+    package static func listeningFailure(_ error: any Error) -> String? {
+        switch error {
+        case let error as IOError: String(cString: strerror(error.errnoCode))
+        case let error as SocketAddressError.UnknownHost: "'\(error.host)' is not a known host (\(error.errorDescription))"
+        case let error as SocketAddressError:
+            switch error {
+            case let .unknown(host, _): "'\(host)' is not a known host"
+            case let .failedToParseIPString(address): "'\(address)' is not an IP address"
+            default: "\(error)"
+            }
+        default: nil
+        }
+    }
+
     /// The server as a service (it stops when its task is cancelled), after one warm-up detection.
     package func application(onListening: @escaping @Sendable (Int) -> Void) async throws -> some ApplicationProtocol {
         let gray = [UInt8](repeating: 114, count: 64 * 64 * 3)
@@ -165,7 +182,9 @@ package struct InferenceServer: Sendable {
             let message = RequestError(status: 503, "every worker is busy and \(configuration.maxQueue) requests wait (serve --workers, --max-queue); retry later")
             return json(.serviceUnavailable, body(message), headers: [.retryAfter: String(configuration.retryAfterSeconds)])
         case is ImageError, is DetectorError, is DetectError:
-            return json(.badRequest, body(error))
+            // The model named as clients know it, not by the server's path to its file.
+            let message = "\(error)".replacing(detector.model.file, with: configuration.modelName)
+            return json(.badRequest, body(RequestError.badRequest(message)))
         default:
             return json(.internalServerError, body(error))
         }

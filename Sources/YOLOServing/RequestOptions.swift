@@ -8,8 +8,9 @@ package enum RequestOptions {
     package static let names = ["conf", "iou", "imgsz", "max_det", "agnostic", "classes", "end2end"]
 
     /// `defaults` with `parameters` applied; an unknown name or a value that does not parse is a 400
-    /// error naming it. Class names are resolved against `labels`. Ranges (confidence in [0, 1], a
-    /// class the model has, …) are checked by the detector.
+    /// error naming it. Class names are resolved against `labels`; `imgsz` must lie in the range
+    /// `detect --imgsz` takes. Other ranges (confidence in [0, 1], a class the model has, …) are
+    /// checked by the detector.
     package static func options(_ parameters: [(name: String, value: String)], defaults: DetectionOptions,
                                 labels: LabelMap) throws(RequestError) -> DetectionOptions {
         var options = defaults
@@ -17,7 +18,10 @@ package enum RequestOptions {
             switch name {
             case "conf": options.confidenceThreshold = try number(value, name: name)
             case "iou": options.iouThreshold = try number(value, name: name)
-            case "imgsz": options.imageSize = try integer(value, name: name)
+            case "imgsz":
+                let side = try integer(value, name: name), sizes = Detector.commandLineImageSizes
+                guard sizes.contains(side) else { throw .badRequest("imgsz: \(side) is not in \(sizes.lowerBound)…\(sizes.upperBound)") }
+                options.imageSize = side
             case "max_det": options.maxDetections = try integer(value, name: name)
             case "agnostic": options.agnostic = try flag(value, name: name)
             case "end2end": options.endToEnd = try flag(value, name: name)

@@ -137,6 +137,12 @@ import YOLOServing
             #expect(transferCoded.status == 501 && transferCoded.text.contains("transfer coding 'gzip'"), "\(transferCoded.text)")
             // A bad option.
             #expect(try await client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
+            // A side `detect --imgsz` refuses (this answered 200 with no detections).
+            let tiny = try await client.send(Self.post("/v1/detect?imgsz=1", type: "image/jpeg", body: image), body: image)
+            #expect(tiny.status == 400 && tiny.text.contains("imgsz: 1 is not in 32…16384"), "\(tiny.text)")
+            // The detector's refusal names the model as clients know it, not the server's path to its file.
+            let end2end = try await client.send(Self.post("/v1/detect?end2end=true", type: "image/jpeg", body: image), body: image)
+            #expect(end2end.status == 400 && end2end.text.contains("yolo11n") && !end2end.text.contains("/Weights/"), "\(end2end.text)")
             // A slow client: half the body, then silence past the read timeout.
             let slow = try await client.send(Self.post("/v1/detect", type: "image/jpeg", body: image), body: Array(image.prefix(1000)), timeout: .seconds(10))
             #expect(slow.status == 408)

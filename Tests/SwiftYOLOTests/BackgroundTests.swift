@@ -158,5 +158,15 @@ import SwiftYOLO
         let refused = try CommandLineTests.swiftYOLO(["background", "--model", model, "--replace", "transparent", "--save-format", "jpg",
                                                       "--save", directory, bus])
         #expect(refused.status == 64 && refused.stderr.contains("--replace transparent needs --save-format png"), "\(refused.stderr)")
+
+        // A replacement picture that is there but cut short is bad data (65), naming it; a word that
+        // is neither a colour nor a file is a usage error (64). Both before any input is read.
+        let truncated = directory + "/cut-short.jpg"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: bus)).prefix(5000)).write(to: URL(fileURLWithPath: truncated))
+        for (replace, status, message) in [(truncated, Int32(65), "'\(truncated)'"), ("mauve", 64, "--replace mauve is neither white")] {
+            let run = try CommandLineTests.swiftYOLO(["background", "--model", model, "--replace", replace, "--save", directory + "/never", bus])
+            #expect(run.status == status && run.stderr.contains(message) && run.stdout.isEmpty, "\(replace): \(run.status) \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/never"))
     }
 }

@@ -331,6 +331,19 @@ import YOLOFileSystem
         #expect(try FileManager.default.contentsOfDirectory(atPath: saved) == [])
     }
 
+    /// `video --save` keeps a picture already there and writes the frame beside it, as `detect --save`
+    /// does; each frame's line says where its picture went (only a warning on stderr said so).
+    @Test func videoFramesSaySavedWhere() throws {
+        let frames = try Self.directory("video-saved-frames"), saved = try Self.directory("video-saved-out")
+        for index in 0..<2 { try Self.copy(Self.bus, to: frames + "/\(index).jpg") }
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: saved + "/frame_000000.png"))
+        let run = try Self.run(["video", "--imgsz", "64", "--save", saved, frames], timeout: 20)
+        #expect(run.status == 0 && run.lines.count == 3, "\(run.status) \(run.stdout) \(run.stderr)")
+        #expect(run.lines.first?.hasSuffix(", \"saved\": \"\(saved)/frame_000000_2.png\"}") == true, "\(run.lines)")
+        #expect(run.lines.dropFirst().first?.hasSuffix(", \"saved\": \"\(saved)/frame_000001.png\"}") == true, "\(run.lines)")
+        #expect(try String(contentsOfFile: saved + "/frame_000000.png", encoding: .utf8) == "kept")
+    }
+
     // MARK: - Interrupts
 
     /// SIGINT or SIGTERM in the middle of `detect --json DIR > results.jsonl`: the file ended at a
@@ -512,6 +525,20 @@ import YOLOFileSystem
         #expect(!run.stderr.contains("warning"), "\(run.stderr)")
     }
 
+    /// A folder with no image (here only a directory named like one) exited 0 with a warning, so a
+    /// script handed an empty or wrong folder saw success; it is now an input that fails, and the
+    /// other inputs still run. The count of an interrupted run includes it.
+    @Test func aFolderWithNoImageIsAFailedInput() throws {
+        let directory = try Self.directory("no-images")
+        try FileManager.default.createDirectory(atPath: directory + "/frames.jpg", withIntermediateDirectories: true)
+        let run = try Self.run(["detect", "--json", "--imgsz", "64", directory, Self.bus], timeout: 20)
+        #expect(run.status == 1 && run.lines.count == 2, "\(run.status) \(run.stderr)")
+        #expect(run.lines.first == "{\"image\": \"\(directory)\", \"error\": \"cannot read '\(directory)': it holds no .png, .jpg or .jpeg file\"}",
+                "\(run.lines)")
+        #expect(run.lines.last?.hasPrefix("{\"image\": \"\(Self.bus)\", \"width\": 810") == true, "\(run.lines)")
+        #expect(run.stderr.contains("warning: skipping '\(directory)/frames.jpg'"), "\(run.stderr)")
+    }
+
     // MARK: - The memory plan
 
     /// `--imgsz 8192 --square` grew to 24 GB before the out-of-memory killer ended it after 55 s.
@@ -534,6 +561,29 @@ import YOLOFileSystem
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("--imgsz 640 (a 640×640 input, 4 passes at once) needs about"), "\(run.stderr)")
         #expect(run.stderr.contains("over the --max-memory limit of 100.0 MB"), "\(run.stderr)")
+    }
+
+    /// A port another process holds, or a host that is not an address: `serve` exited 1 ("some inputs
+    /// failed") with SwiftNIO's `bind(descriptor:ptr:bytes:)` in the message; now 64 and the reason.
+    @Test(.enabled(if: CommandLineTests.hasServe, "a build without the HTTP server (SWIFTYOLO_SERVER=0)"))
+    func serveSaysWhyItCannotListen() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")),
+                                  sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && listen(socket, 1) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = String(UInt16(bigEndian: address.sin_port))
+        for (host, reason) in [("127.0.0.1", "Address already in use"), ("999.1.1.1", "'999.1.1.1' is not a known host")] {
+            let run = try Self.run(["serve", "--host", host, "--port", port, "--workers", "1"], timeout: 30)
+            #expect(run.status == 64 && run.stderr.contains("serve cannot listen on \(host):\(port): \(reason)"), "\(run.status) \(run.stderr)")
+        }
     }
 
     /// Under an address-space limit (`ulimit -v`) an input whose activations cannot be reserved is

@@ -78,6 +78,7 @@ import YOLOServing
         for (name, value, message) in [("confidence", "0.5", "unknown parameter 'confidence'"), ("conf", "high", "not a number"),
                                        ("conf", "nan", "not a number"), ("conf", "0.9\0junk", "not a number"),
                                        ("iou", "0.5\0", "not a number"), ("imgsz", "3.5", "not an integer"), ("imgsz", "320\0", "not an integer"),
+                                       ("imgsz", "1", "imgsz: 1 is not in 32…16384"), ("imgsz", "16385", "not in 32…16384"),
                                        ("agnostic", "yes", "not true or false"), ("classes", "zebra", "classes:")] {
             #expect {
                 try RequestOptions.options([(name, value)], defaults: DetectionOptions(), labels: labels)
