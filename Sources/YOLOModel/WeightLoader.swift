@@ -39,8 +39,8 @@ final class WeightLoader {
         taken.insert(name)
         let tensor = file.tensor(entry)
         if let index = tensor.firstNonFiniteIndex() {
-            throw TensorFileError.corruptTensor(file: file.path, tensor: name,
-                                                reason: "element \(index) is \(tensor.data[index]); weights are finite numbers")
+            let value = tensor.data[index].isNaN ? "NaN" : tensor.data[index] < 0 ? "-infinity" : "infinity"
+            throw TensorFileError.corruptTensor(file: file.path, tensor: name, reason: "element \(index) is \(value); weights are finite numbers")
         }
         return tensor
     }

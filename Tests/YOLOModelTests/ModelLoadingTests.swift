@@ -101,10 +101,11 @@ import YOLOModel
 
     /// A NaN or an infinity in the weights is damage the structure cannot show: refused at load,
     /// naming the tensor and the element (it gave no detections, or boxes over the whole image).
-    @Test(arguments: [Float.nan, -.infinity, .signalingNaN]) func nonFiniteWeightsAreNamed(_ value: Float) throws {
+    @Test(arguments: [(Float.nan, "NaN"), (-.infinity, "-infinity"), (.signalingNaN, "NaN"), (Float(bitPattern: 0xffff_ffff), "NaN")])
+    func nonFiniteWeightsAreNamed(_ value: Float, _ shown: String) throws {
         let (name, index) = ("model.10.m.0.attn.qkv.conv.weight", 37)
         try expectLoading("non-finite", error: {
-            TensorFileError.corruptTensor(file: $0, tensor: name, reason: "element \(index) is \(value); weights are finite numbers")
+            TensorFileError.corruptTensor(file: $0, tensor: name, reason: "element \(index) is \(shown); weights are finite numbers")
         }) { writer in
             writer.tensors[writer.tensors.firstIndex { $0.name == name }!].values[index] = value
         }
