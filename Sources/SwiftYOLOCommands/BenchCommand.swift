@@ -60,7 +60,7 @@ struct BenchCommand: ParsableCommand {
         Interruption.stopForwardPasses()
         let clock = ContinuousClock()
         let loadStart = clock.now
-        let model = try loadModel(modelOptions.resolvedPath)
+        let model = try modelOptions.load()
         let loadMilliseconds = (clock.now - loadStart).milliseconds
         // After the load, before the memory plan, as `DetectorArguments.makeDetector` does.
         threadsOption.apply()

@@ -84,7 +84,7 @@ struct DetectorArguments: ParsableArguments {
             plain = try Detector(modelPath: modelOptions.resolvedPath, decoder: ImageDecoder(maxPixels: maxPixels))
             labelMap = try labels.map { try LabelMap(contentsOfFile: $0, classCount: plain.model.classCount) }
         } catch {
-            throw CommandFailure.badModelOrData(error)
+            throw CommandFailure.badModelOrData(error, note: modelOptions.missingDefaultNote)
         }
         ThreadsOption.use(threads, flag: "--threads")
         try size.checkMemoryPlan(plain.model, passes: passes)

@@ -62,12 +62,12 @@ struct InspectCommand: ParsableCommand {
     }
 }
 
-/// Loads a model, turning a failure into a one-line message that names the file.
-func loadModel(_ path: String) throws -> DetectionModel {
+/// Loads a model, turning a failure into a one-line message that names the file (then `note`).
+func loadModel(_ path: String, note: String = "") throws -> DetectionModel {
     try activateKernels()
     do {
         return try DetectionModel(path: path)
     } catch {
-        throw CommandFailure.badModelOrData(error)
+        throw CommandFailure.badModelOrData(error, note: note)
     }
 }

@@ -30,7 +30,7 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var modelOptions: ModelOptions
 
     func run() throws {
-        let model = try loadModel(modelOptions.resolvedPath)
+        let model = try modelOptions.load()
         let goldenFile: TensorFile
         let provenance: GoldenProvenance
         do {

@@ -78,6 +78,24 @@ import YOLOImage
         #expect(Set(timings.keys) == ["decode", "preprocess", "inference", "postprocess", "total"])
     }
 
+    /// A first run before `make weights`: the default model is missing, and the message says what it
+    /// is and how to name another (it said only `Weights/yolo11n.swyolo: cannot read`). A model named
+    /// with --model gets no such note.
+    @Test func aMissingDefaultModelSaysWhereOneComesFrom() throws {
+        let empty = try ScratchDirectory.fresh("no-weights-here")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let bus = Fixtures.path(Self.bus)
+        for command in [["detect", bus], ["bench", "--runs", "1"]] {
+            let run = try Self.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["-C", empty, Self.swiftYOLOExecutable.path] + command,
+                                          environment: ["SWIFT_YOLO_MODEL": ""])
+            #expect(run.status == 65 && run.stderr.contains("Weights/yolo11n.swyolo: cannot read: No such file or directory (the default model, "
+                                                             + "which `make weights` converts in a SwiftYOLO checkout; or give --model PATH or set SWIFT_YOLO_MODEL)"),
+                    "\(command): \(run.status) \(run.stderr)")
+        }
+        let named = try Self.swiftYOLO(["detect", "--model", empty + "/m.swyolo", bus])
+        #expect(named.status == 65 && named.stderr.hasSuffix("m.swyolo: cannot read: No such file or directory\n"), "\(named.stderr)")
+    }
+
     @Test func everyKindOfBadImageIsReportedAndTheOthersStillRun() throws {
         let png = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/Fixtures/images/decode/png_rgb8.png")))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.bus)))
