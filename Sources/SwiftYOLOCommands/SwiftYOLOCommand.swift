@@ -78,7 +78,9 @@ package struct SwiftYOLOCommand: ParsableCommand {
             let text = fullMessage(for: error)
             if status == ExitStatus.success {
                 do { try StandardStreams.line(text) } catch {
-                    return error.code == EPIPE ? ExitStatus.brokenPipe : ExitStatus.outputFailed
+                    if error.code == EPIPE { return ExitStatus.brokenPipe }
+                    StandardStreams.message("error: \(error.description)")
+                    return ExitStatus.outputFailed
                 }
             } else if !text.isEmpty {
                 StandardStreams.message(text)

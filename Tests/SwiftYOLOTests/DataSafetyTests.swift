@@ -171,6 +171,12 @@ import YOLOFileSystem
         let run = try Self.run(["detect", "--json", Self.bus], setup: Setup(stdout: "full"))
         #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stderr == "error: cannot write to standard output: No space left on device\n")
+        // The parser's own output, help and the version, too (they exited 74 without a word).
+        for arguments in [["--version"], ["detect", "--help"]] {
+            let parser = try Self.run(arguments, setup: Setup(stdout: "full"))
+            #expect(parser.status == 74 && parser.stderr == "error: cannot write to standard output: No space left on device\n",
+                    "\(arguments): \(parser.status) \(parser.stderr)")
+        }
     }
 
     @Test func aClosedStandardOutputIsAnError() throws {
