@@ -51,6 +51,12 @@ package struct Y4MHeader: Sendable, Equatable {
         let text = String(decoding: line, as: UTF8.self)
         var fields = text.split(separator: " ", omittingEmptySubsequences: true)
         guard let first = fields.first, first == Self.magic else {
+            // A picture given for a video: say so, and what `video` reads instead. (A PNG's signature
+            // holds a newline, so its first line is only the signature's first five bytes.)
+            if let format = line.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? .png : ImageFormat.detect(line) {
+                throw .invalidHeader(source: source, reason: "it is a \(format.rawValue) image; give a directory of frames, "
+                                     + "or a video through ffmpeg (-f yuv4mpegpipe)")
+            }
             let shown = text.prefix(16).unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "?" }.joined()
             throw .invalidHeader(source: source, reason: "it starts with '\(shown)', not '\(Self.magic)'")
         }

@@ -143,7 +143,7 @@ import TestSupport
 
         let notAStream = try Self.swiftYOLO(["video", Scenes.busPath])
         #expect(notAStream.status == 1 && notAStream.stderr.isEmpty)
-        #expect((notAStream.objects.first?["error"] as? String)?.contains("'\(Scenes.busPath)' is not a YUV4MPEG2 stream") == true, "\(notAStream.stdout)")
+        #expect((notAStream.objects.first?["error"] as? String)?.contains("'\(Scenes.busPath)' is not a YUV4MPEG2 stream: it is a JPEG image; give a directory of frames") == true, "\(notAStream.stdout)")
         #expect(notAStream.objects.last?["event"] as? String == "end")
         let badOption = try Self.swiftYOLO(["video", "--every", "0", path])
         #expect(badOption.status != 0 && badOption.stderr.contains("--every must be at least 1"))

@@ -85,6 +85,17 @@ import YOLOVideo
         }
     }
 
+    /// A picture given for a video is named as one (it was "it starts with '??????JFIF??????'").
+    @Test func picturesAreNamedAsPictures() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF\0".utf8) + [0x0A]
+        for (name, bytes, format) in [("picture.png", png, "PNG"), ("picture.jpg", jpeg, "JPEG")] {
+            let path = try TestStreams.temporaryFile(name, bytes: bytes)
+            #expect(throws: VideoError.invalidHeader(source: path, reason: "it is a \(format) image; give a directory of frames, "
+                                                     + "or a video through ffmpeg (-f yuv4mpegpipe)")) { try Y4MReader(path: path) }
+        }
+    }
+
     @Test func badFramesNameTheSourceAndTheFrame() throws {
         let good = Self.greyStream(count: 3)
         let frameBytes = 6 + 16 * 8 * 3 / 2
