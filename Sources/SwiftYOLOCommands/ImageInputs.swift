@@ -88,7 +88,7 @@ struct ImageInputs: Sequence {
     /// with a warning if `warn`. With none, the directory itself, failing: a script handed an empty
     /// or wrong folder learns it from the exit status.
     static func inputs(in directory: String, warn: Bool) throws(FileSystemError) -> [Input] {
-        let entries = try Directory.entries(of: directory).filter { ImageFormat.hasImageExtension($0.name) }
+        let entries = try Directory.entries(of: directory).filter { ImageFormat.isImageFileName($0.name) }
         let found = entries.compactMap { entry -> Input? in
             let path = Directory.appending(entry.name, to: directory)
             if let reason = entry.examinationFailure { return Input(path: path, failure: .unreadable(path: path, reason: reason)) }

@@ -3,10 +3,12 @@ package enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG"
     case jpeg = "JPEG"
 
-    /// Whether a file name ends in `.png`, `.jpg` or `.jpeg` (any case): the files a directory
-    /// contributes as images or frames.
-    package static func hasImageExtension(_ name: String) -> Bool {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    /// Whether a directory entry named `name` is one of its images or frames: it ends in `.png`,
+    /// `.jpg` or `.jpeg` (any case) and is not hidden. Ultralytics' glob passes over names that start
+    /// with a dot too, among them the `._photo.jpg` resource forks a folder copied from a Mac holds,
+    /// which are not pictures.
+    package static func isImageFileName(_ name: String) -> Bool {
+        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
         return ["png", "jpg", "jpeg"].contains(name[name.index(after: dot)...].lowercased())
     }
 

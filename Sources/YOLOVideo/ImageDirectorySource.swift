@@ -27,7 +27,7 @@ public final class ImageDirectorySource: FrameSource {
             guard case let .unreadable(_, reason) = error else { throw .unreadable(source: directory, reason: "\(error)") }
             throw .unreadable(source: directory, reason: reason)
         }
-        let images = entries.filter { ImageFormat.hasImageExtension($0.name) }
+        let images = entries.filter { ImageFormat.isImageFileName($0.name) }
         // A FIFO or device named like an image would block the read or never end: passed over.
         skipped = images.filter { !$0.isRegularFile }.map { (Directory.appending($0.name, to: directory), $0.otherKind ?? "") }
         files = images.filter(\.isRegularFile).map { Directory.appending($0.name, to: directory) }

@@ -531,12 +531,14 @@ import YOLOFileSystem
         #expect(!run.stderr.contains("warning"), "\(run.stderr)")
     }
 
-    /// A folder with no image (here only a directory named like one) exited 0 with a warning, so a
-    /// script handed an empty or wrong folder saw success; it is now an input that fails, and the
-    /// other inputs still run. The count of an interrupted run includes it.
+    /// A folder with no image (here only a directory named like one, and a Mac's hidden resource
+    /// fork `._bus.jpg`, which is no picture and which Ultralytics' glob passes over too) exited 0
+    /// with a warning, so a script handed an empty or wrong folder saw success; it is now an input
+    /// that fails, and the other inputs still run.
     @Test func aFolderWithNoImageIsAFailedInput() throws {
         let directory = try Self.directory("no-images")
         try FileManager.default.createDirectory(atPath: directory + "/frames.jpg", withIntermediateDirectories: true)
+        try Data([0, 5, 22, 7, 0, 2, 0, 0] + Array("Mac OS X".utf8)).write(to: URL(fileURLWithPath: directory + "/._bus.jpg"))
         let run = try Self.run(["detect", "--json", "--imgsz", "64", directory, Self.bus], timeout: 20)
         #expect(run.status == 1 && run.lines.count == 2, "\(run.status) \(run.stderr)")
         #expect(run.lines.first == "{\"image\": \"\(directory)\", \"error\": \"cannot read '\(directory)': it holds no .png, .jpg or .jpeg file\"}",
