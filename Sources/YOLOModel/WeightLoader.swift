@@ -30,7 +30,7 @@ final class WeightLoader {
 
     /// The tensor `name`, which must have `shape` and finite values: a NaN or an infinity is damage
     /// (a file overwritten with 0xFF bytes gave no detections at all, and exit 0), which the file's
-    /// structure alone cannot show. One read of the weights, about a millisecond for YOLO11n.
+    /// structure alone cannot show. (The load reads every weight anyway, to fold and pack it.)
     func tensor(_ name: String, shape: [Int]) throws -> Tensor {
         guard let entry = file.entry(named: name) else { throw TensorFileError.missingTensor(file: file.path, tensor: name) }
         guard entry.shape == shape else {
@@ -44,7 +44,6 @@ final class WeightLoader {
         }
         return tensor
     }
-
 
     /// Throws if any tensor of the file was not taken by the model.
     func requireAllTaken() throws {
