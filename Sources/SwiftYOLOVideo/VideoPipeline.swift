@@ -90,11 +90,11 @@ public final class VideoPipeline {
                 try handle(.frameFailed(frame: frame.index, time: frame.time, file: frame.file, message: "\(error)"))
                 continue
             }
-            let reported = report(found)
+            let (reported, observed) = report(found)
             try handle(.frame(FrameReport(frame: frame.index, time: frame.time, file: frame.file, image: frame.image,
                                           detections: reported, dropped: dropped, timings: timings)))
             if var settle {
-                let order = settle.update(reported.map(\.detection))
+                let order = settle.update(observed)
                 self.settle = settle
                 if let order {
                     try handle(.settled(frame: frame.index, time: frame.time, detections: order.map { reported[$0] }))
@@ -111,8 +111,14 @@ public final class VideoPipeline {
     }
 
     /// The raw detections, or the tracked objects when tracking.
-    private func report(_ found: [RotatedDetection]) -> [StreamDetection] {
-        guard var tracker else { return found.map { StreamDetection(detection: $0.detection, rotation: $0.rotation) } }
+    /// The objects of a frame as reported (tracked and smoothed under `tracking`), and each one as
+    /// the settle count watches it: its box as detected in this frame where it was seen. (A smoothed
+    /// box still moves for frames after the object stops, by `1 − ema` of the gap a frame, so settle
+    /// events came late, or never for small dice, under `--smooth`.)
+    private func report(_ found: [RotatedDetection]) -> (reported: [StreamDetection], observed: [Detection]) {
+        guard var tracker else {
+            return (found.map { StreamDetection(detection: $0.detection, rotation: $0.rotation) }, found.map(\.detection))
+        }
         let objects = tracker.update(found.map(\.detection))
         self.tracker = tracker
         var rotations: [Int: Rotation] = [:]
@@ -123,7 +129,7 @@ public final class VideoPipeline {
             return StreamDetection(detection: object.detection, rotation: rotation, track: object.track)
         }
         trackRotations = rotations  // a track can only be reported again after it is seen again
-        return reported
+        return (reported, objects.map { object in object.observation.map { found[$0].detection } ?? object.detection })
     }
 
     private func decode(_ pending: PendingFrame) -> Result<VideoFrame, VideoError> {

@@ -43,7 +43,6 @@ package final class FrameSampler {
     package private(set) var counts = SamplingCounts()
     private let clock: any FrameClock
     private var start: Double?
-    private var nextSampled = 0
 
     /// - Parameters:
     ///   - every: process every Nth frame (N ≥ 1).
@@ -90,7 +89,10 @@ package final class FrameSampler {
         let arrived = ((now - start) / interval + 1e-9).rounded(.down)
         let target = arrived < Double(Int.max / 2) ? Int(arrived) : Int.max / 2
         var held: PendingFrame?
-        var dropped = 0
+        var dropped = 0, handedOn = false
+        // However this call ends, a sampled frame read and not handed on counts as dropped, so that
+        // `read` = `processed` + `skipped` + `dropped` also after an interrupt during the wait or a read.
+        defer { counts.dropped += dropped + (held != nil && !handedOn ? 1 : 0) }
         // Frames past the first are read only while they have arrived: a slow live source's next
         // frame is not there yet, and the one held is the newest.
         while held == nil || source.nextFrameHasArrived, let frame = try source.read() {
@@ -109,9 +111,8 @@ package final class FrameSampler {
             clock.sleep(until: start + Double(held.index / every) * interval)
             if let signal = Interruption.signal { throw .interrupted(source: source.name, signal: signal) }
         }
-        nextSampled = held.index / every + 1
+        handedOn = true
         counts.processed += 1
-        counts.dropped += dropped
         return (held.retimed(frameRate: frameRate), dropped)
     }
 }

@@ -397,6 +397,11 @@ import YOLOFileSystem
         #expect(run.status == 128 + signal, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(run.lines.last?.hasPrefix("{\"event\": \"end\"") == true && run.lines.count <= 2, "\(run.stdout)")
+        // The frame held for its time was read and never processed: counted as dropped, so that the
+        // counts add up (it was counted as read only: frames 2, processed 1, dropped 0).
+        let end = try #require(try JSONSerialization.jsonObject(with: Data((run.lines.last ?? "").utf8)) as? [String: Any])
+        let counts = ["frames", "processed", "skipped", "dropped"].map { end[$0] as? Int ?? -1 }
+        #expect(counts[0] == counts[1] + counts[2] + counts[3] && counts[0] > counts[1], "\(end)")
     }
 
     /// `bench` ran every pass it was asked for through SIGINT and SIGTERM (a second signal ended it);

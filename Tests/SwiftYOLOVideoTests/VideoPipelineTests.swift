@@ -115,11 +115,25 @@ import TestSupport
         #expect(result.settled.map(\.frame) == [12])
     }
 
-    @Test func settleWithTrackingUsesTheSmoothedObjects() throws {
+    @Test func settleWithTrackingReportsTheTrackedObjects() throws {
         let options = VideoPipelineOptions(tracking: TrackerOptions(ema: 1, minHits: 1, window: 3), settle: SettleOptions(frames: 4))
         let result = try Self.run(try Scenes.stream("settle-tracked", frames: Self.settleFrames()), options: options)
         #expect(result.settled.map(\.frame) == [9, 17])
         #expect(result.settled[1].detections.map(\.track) == [1, 2, 3], "left to right, with their track ids")
+    }
+
+    /// Under smoothing the settle count watches the boxes detected in each frame, so the scene settles
+    /// when the squares stop, as without tracking. The smoothed boxes trail squares moving 6 px a
+    /// frame by 14 px at `ema` 0.3 and then close 70% of the gap a frame: watching them, the scene
+    /// never settled after the squares stopped (only at frame 17, on the later change). It is
+    /// reported smoothed, with its track ids.
+    @Test func settleWithSmoothingWatchesTheDetectedBoxes() throws {
+        let options = VideoPipelineOptions(tracking: TrackerOptions(ema: 0.3, minHits: 1, window: 3), settle: SettleOptions(frames: 4))
+        let result = try Self.run(try Scenes.stream("settle-smoothed", frames: Self.settleFrames()), options: options)
+        #expect(result.settled.map(\.frame) == [9, 17])
+        #expect(result.settled.last?.detections.map(\.track) == [1, 2, 3])
+        let reported = result.settled.first?.detections.map(\.detection.box.x1) ?? []
+        #expect(reported.count == 2 && reported != [34, 40], "smoothed, still trailing the detected 34 and 40: \(reported)")
     }
 
     @Test func realtimeReportsTheFramesDroppedBeforeEachProcessedOne() throws {
