@@ -3,6 +3,9 @@
 
 - /v1/detect and /v2/models/NAME/infer give `swift-yolo detect --json`'s detections for bus.jpg;
 - the health, metadata and metrics routes answer;
+- each worker's pass gets its share of --max-memory: with 2 workers and 200 MB, a request for a
+  1280-pixel input (about 111 MB of activations for bus.jpg) is refused, a 960-pixel one answered
+  (one pass could take the whole limit, so every worker at once could take twice it);
 - 64 requests at concurrency 32 get only 200s and deliberate 503s (with Retry-After);
 - SIGTERM during load exits 0, and every request the server read was answered: its last line counts
   them ("stopped after N requests, every one answered"), and N is the number of answers the clients
@@ -59,7 +62,7 @@ def main():
         if not condition:
             failures.append(message)
 
-    server, port = start(binary, model, "--workers", "2", "--max-queue", "2")
+    server, port = start(binary, model, "--workers", "2", "--max-queue", "2", "--max-memory", "200M")
     try:
         status, _, body = request(port, "POST", "/v1/detect", image, {"Content-Type": "image/jpeg"})
         answer = json.loads(body)
@@ -81,6 +84,11 @@ def main():
             check(status == 200, f"GET {path}: {status}")
         _, _, metrics = request(port, "GET", "/metrics")
         check(b'swiftyolo_http_requests_total{route="/v1/detect",status="200"} 1' in metrics, "the metrics miss /v1/detect's request")
+
+        status, _, body = request(port, "POST", "/v1/detect?imgsz=1280", image, {"Content-Type": "image/jpeg"})
+        check(status == 400 and b"over the memory limit of 100.0 MB" in body, f"imgsz=1280 past a worker's share: {status} {body[:300]!r}")
+        status, _, body = request(port, "POST", "/v1/detect?imgsz=960", image, {"Content-Type": "image/jpeg"})
+        check(status == 200, f"imgsz=960 within a worker's share: {status} {body[:300]!r}")
 
         # Concurrency 32 against 2 workers and 2 places in the queue: 200s and deliberate 503s only.
         statuses, retry_after = [], set()

@@ -62,7 +62,8 @@ struct DetectorArguments: ParsableArguments {
     /// its forward passes on `threads` threads (`ThreadsOption.use`). A model or labels file that
     /// cannot be used is exit 65; a class the model lacks, or an input size whose memory plan (for
     /// `passes` at once) is over `--max-memory` or cannot be reserved under `ulimit -v`, is a usage
-    /// error (64).
+    /// error (64). Each pass may then take `--max-memory` over `passes`: `serve`'s workers, each
+    /// asked for a larger `imgsz` by a request, stay within the limit together.
     ///
     /// The threads start after the model is loaded and before its memory plan is checked: under
     /// `ulimit -v` their stacks take address space, and what the system refuses then is a warning
@@ -77,7 +78,7 @@ struct DetectorArguments: ParsableArguments {
         options.maxDetections = maxDet
         options.agnostic = agnostic
         options.endToEnd = endToEnd
-        options.memoryLimit = size.maxMemory.bytes
+        options.memoryLimit = size.maxMemory.bytes / max(passes, 1)
         let plain: Detector, labelMap: LabelMap?
         try activateKernels()
         do {

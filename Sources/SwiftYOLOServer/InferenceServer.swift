@@ -121,7 +121,7 @@ package struct InferenceServer: Sendable {
     private func detect(_ request: Request, context: BasicRequestContext) async -> Response {
         var name: String?
         do {
-            let options = try requestOptions(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            let options = try requestOptions(RequestOptions.parameters(query: request.uri.query ?? ""))
             let upload = try await ImageUpload.read(request, context: context, reader: bodyReader)
             name = upload.name
             let result = try await run(upload.bytes, name: upload.name, options: options)
@@ -139,7 +139,7 @@ package struct InferenceServer: Sendable {
             }
             let body = try await bodyReader.read(request, context: context)
             let inference = try InferenceProtocol.decodeRequest(body)
-            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            let query = RequestOptions.parameters(query: request.uri.query ?? "")
             let options = try requestOptions(query + inference.parameters)
             let result = try await run(inference.image, name: nil, options: options)
             return json(.ok, InferenceProtocol.response(modelName: configuration.modelName, id: inference.id, detections: result.detections))

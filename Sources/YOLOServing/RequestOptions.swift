@@ -34,6 +34,47 @@ package enum RequestOptions {
         return options
     }
 
+    /// The parameters of a URL's query (`conf=0.5&classes=traffic+light`), decoded as HTML forms and
+    /// clients such as Python's `requests` encode them: `&` between parameters, the first `=` between
+    /// name and value, `+` for a space and `%XX` for a byte, in names as in values (a `%` without two
+    /// hex digits after it stays as it is; bytes that are not UTF-8 become U+FFFD). Empty pieces
+    /// (`a=1&&b=2`) are passed over.
+    package static func parameters(query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&").map { piece in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (formDecoded(parts[0]), parts.count > 1 ? formDecoded(parts[1]) : "")
+        }
+    }
+
+    private static func formDecoded(_ text: Substring) -> String {
+        let encoded = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var i = 0
+        while i < encoded.count {
+            if encoded[i] == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if encoded[i] == UInt8(ascii: "%"), i + 2 < encoded.count,
+                      let high = hexDigit(encoded[i + 1]), let low = hexDigit(encoded[i + 2]) {
+                bytes.append(high << 4 | low)
+                i += 2
+            } else {
+                bytes.append(encoded[i])
+            }
+            i += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// The whole of `value` as a finite number. (`Double(_:)` reads a C string: it stops at a NUL
     /// byte, so `0.9\0junk` would be 0.9.)
     private static func number(_ value: String, name: String) throws(RequestError) -> Double {

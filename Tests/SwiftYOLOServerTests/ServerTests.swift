@@ -137,6 +137,9 @@ import YOLOServing
             #expect(transferCoded.status == 501 && transferCoded.text.contains("transfer coding 'gzip'"), "\(transferCoded.text)")
             // A bad option.
             #expect(try await client.send(Self.post("/v1/detect?conf=2", type: "image/jpeg", body: image), body: image).status == 400)
+            // Names are percent-decoded and `+` is a space, as Python's requests encodes a form (both were refused).
+            let encoded = try await client.send(Self.post("/v1/detect?%63onf=0.5&classes=stop+sign,bus", type: "image/jpeg", body: image), body: image)
+            #expect(encoded.status == 200 && encoded.text.contains("\"label\": \"bus\""), "\(encoded.text)")
             // A side `detect --imgsz` refuses (this answered 200 with no detections).
             let tiny = try await client.send(Self.post("/v1/detect?imgsz=1", type: "image/jpeg", body: image), body: image)
             #expect(tiny.status == 400 && tiny.text.contains("imgsz: 1 is not in 32…16384"), "\(tiny.text)")

@@ -63,6 +63,17 @@ import YOLOServing
 @Suite struct RequestOptionsTests {
     let labels = LabelMap(names: ["person", "bicycle", "car", "motorcycle", "airplane", "bus"])
 
+    /// Queries decode as forms are encoded: Python's `requests` sends `classes=traffic+light`, and
+    /// `%63onf` is `conf` (names were not decoded, nor `+`, so both were refused).
+    @Test func queriesAreFormDecodedInNamesAndValues() {
+        func pairs(_ query: String) -> [String] { RequestOptions.parameters(query: query).map { "\($0.name)=\($0.value)" } }
+        #expect(pairs("classes=traffic+light&%63onf=0.5") == ["classes=traffic light", "conf=0.5"])
+        #expect(pairs("classes=bus%2Cperson&agnostic&&imgsz=") == ["classes=bus,person", "agnostic=", "imgsz="])
+        #expect(pairs("a=%zz%4&b=%e2%80%94%2B") == ["a=%zz%4", "b=—+"])
+        #expect(pairs("c=0.5%00junk&=5&x=1=2") == ["c=0.5\0junk", "=5", "x=1=2"])
+        #expect(pairs("") == [] && pairs("&&") == [])
+    }
+
     @Test func parametersOverrideTheDefaults() throws {
         var defaults = DetectionOptions()
         defaults.maxDetections = 100

@@ -2,7 +2,7 @@
 // byte picks the parser; the rest is its input:
 //   0: a multipart/form-data body, its boundary on the first line (`b\r\n--b\r\n…`)
 //   1: a KServe v2 inference request (JSON, base64 image)
-//   2: a query string (`conf=0.5&classes=person,bus`) as detection options
+//   2: a query string (`conf=0.5&classes=person,bus`, percent- and plus-encoded) as detection options
 //   3: a Content-Type header, for its multipart boundary
 // Every refusal must be a 400 RequestError with a message; nothing may crash or hang.
 import FuzzSupport
@@ -34,11 +34,7 @@ private func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             Fuzz.check(error.status == 400 && !error.message.isEmpty, "KServe refusal \(error.status): \(error.message)")
         }
     case 2:
-        let query = String(decoding: bytes, as: UTF8.self)
-        let parameters = query.split(separator: "&").map { pair -> (name: String, value: String) in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }
+        let parameters = RequestOptions.parameters(query: String(decoding: bytes, as: UTF8.self))
         do {
             _ = try RequestOptions.options(parameters, defaults: DetectionOptions(), labels: labels)
         } catch {
