@@ -197,6 +197,20 @@ import YOLOServing
         }
     }
 
+    /// Pipelined behind a request still being answered, an `Expect: 100-continue` request gets its
+    /// `100 Continue` after that answer (RFC 9112 §9.3.2: answers in the order of the requests); it
+    /// came first, and a client reading in order took it for the first request's answer.
+    @Test func aContinueBehindAPipelinedRequestWaitsItsTurn() async throws {
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bus)))
+        try await Self.withServer { client, _ in
+            let second = Self.post("/v1/detect", type: "image/jpeg", body: image) + ["Expect: 100-continue"]
+            let secondHead = Array((second.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+            let first = Self.post("/v1/detect", type: "image/jpeg", body: image).map { $0 == "Connection: close" ? "Connection: keep-alive" : $0 }
+            let answer = try await client.send(first, body: image + secondHead, timeout: .seconds(10), interim: true)
+            #expect(answer.status == 200, "the connection's first answer: \(answer.status)")
+        }
+    }
+
     @Test func aBodyGrowingPastTheLimitIsRefused() async throws {
         try await Self.withServer({ $0.maxBody = 1000 }) { client, _ in
             let chunk = [UInt8](repeating: 0x41, count: 4000)
